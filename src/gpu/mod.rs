@@ -1,0 +1,2 @@
+//! The modelled GPU: its parameters and the occupancy calculator built on them.
+pub mod config;

@@ -1,0 +1,9 @@
+//! gpumemsim: runs real CUDA kernels on a modelled NVIDIA GPU and reports what its memory system does.
+//!
+//! Data flow (one direction): CUDA C ─NVRTC─▶ PTX ─[`ptx`]▶ decoded kernel ([`ir`]) ─▶
+//! [`runtime`] launch ─▶ [`exec`] SIMT executor ─▶ [`mem::request::MemRequest`] ─▶ memory models
+//! ─▶ [`report`].
+#![warn(missing_docs)]
+
+pub mod gpu;
+pub mod mem;
