@@ -6,4 +6,5 @@
 #![warn(missing_docs)]
 
 pub mod gpu;
+pub mod ir;
 pub mod mem;
