@@ -5,6 +5,9 @@
 //! ─▶ [`report`].
 #![warn(missing_docs)]
 
+pub mod exec;
 pub mod gpu;
 pub mod ir;
 pub mod mem;
+pub mod ptx;
+pub mod runtime;

@@ -1,3 +1,567 @@
 //! The decoded kernel: typed instructions with resolved operands, checked once at load time so the
 //! executor runs them without looking at strings again.
+//!
+//! Every register lane is a `u64` of raw bits: integers zero-extended from their declared width,
+//! `f32` in the low 32 bits, `f16` in the low 16, packed `x2` types with element 0 in the low half.
+//! Predicates live apart, one `u32` lane mask per predicate register. Arithmetic is chosen once
+//! when the kernel is lowered and stored as a plain function pointer over lane values
+//! ([`Op::Alu`]), so the executor's loop is the same for every arithmetic instruction.
+
 pub mod types;
+
+use crate::mem::request::{AccessKind, CacheOp, Space};
+use types::ScalarType;
+
+/// Index of a general register in a warp's register file.
+pub type Reg = u16;
+/// Index of a predicate register.
+pub type PredReg = u16;
+
+/// Per-lane arithmetic: up to four sources to one result.
+pub type LaneFn = fn(u64, u64, u64, u64) -> u64;
+/// Per-lane comparison for `setp`.
+pub type CmpFn = fn(u64, u64) -> bool;
+
+/// A special register (PTX ISA, chapter 10 "Special Registers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sreg {
+    /// `%tid.{x,y,z}`
+    Tid(u8),
+    /// `%ntid.{x,y,z}`
+    Ntid(u8),
+    /// `%ctaid.{x,y,z}`
+    Ctaid(u8),
+    /// `%nctaid.{x,y,z}`
+    Nctaid(u8),
+    /// `%laneid`
+    LaneId,
+    /// `%warpid`
+    WarpId,
+    /// `%nwarpid`
+    NWarpId,
+    /// `%smid`
+    SmId,
+    /// `%nsmid`
+    NSmId,
+    /// `%gridid`
+    GridId,
+    /// `%clock`
+    Clock,
+    /// `%clock64`
+    Clock64,
+    /// `%globaltimer`
+    GlobalTimer,
+    /// `%lanemask_eq`
+    LanemaskEq,
+    /// `%lanemask_le`
+    LanemaskLe,
+    /// `%lanemask_lt`
+    LanemaskLt,
+    /// `%lanemask_ge`
+    LanemaskGe,
+    /// `%lanemask_gt`
+    LanemaskGt,
+    /// `%dynamic_smem_size`
+    DynamicSmemSize,
+    /// `%total_smem_size`
+    TotalSmemSize,
+}
+
+/// A source operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Src {
+    /// A general register.
+    Reg(Reg),
+    /// An immediate, already in the bits of the instruction's type.
+    Imm(u64),
+    /// A special register.
+    Sreg(Sreg),
+    /// A predicate register read as an integer 0/1.
+    Pred(PredReg),
+}
+
+/// A predicate source, possibly negated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PredSrc {
+    /// The register; `None` for the constants.
+    pub reg: Option<PredReg>,
+    /// `!p`, or the constant's value negated.
+    pub neg: bool,
+}
+
+impl PredSrc {
+    /// The constant true.
+    pub const TRUE: PredSrc = PredSrc {
+        reg: None,
+        neg: false,
+    };
+}
+
+/// An address operand `[base + offset]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Addr {
+    /// The base register, if any.
+    pub base: Option<Reg>,
+    /// Constant part: immediate offset plus a resolved symbol's address.
+    pub offset: i64,
+}
+
+/// Which state space a memory instruction names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpaceSel {
+    /// A definite space.
+    Space(Space),
+    /// Generic addressing: resolved per lane through the windows.
+    Generic,
+}
+
+/// Boolean combination of `setp` with a third predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoolOp {
+    /// `.and`
+    And,
+    /// `.or`
+    Or,
+    /// `.xor`
+    Xor,
+}
+
+/// Atomic operation (PTX ISA 9.7.13.5 "atom").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomOp {
+    /// `.add` (integer)
+    Add,
+    /// `.add.f32`/`.add.f64`/`.add.f16`...
+    FAdd,
+    /// `.min`
+    Min,
+    /// `.max`
+    Max,
+    /// `.inc`
+    Inc,
+    /// `.dec`
+    Dec,
+    /// `.cas`
+    Cas,
+    /// `.exch`
+    Exch,
+    /// `.and`
+    And,
+    /// `.or`
+    Or,
+    /// `.xor`
+    Xor,
+}
+
+/// `shfl.sync` mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShflMode {
+    /// `.up`
+    Up,
+    /// `.down`
+    Down,
+    /// `.bfly`
+    Bfly,
+    /// `.idx`
+    Idx,
+}
+
+/// `vote.sync` mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteMode {
+    /// `.all`
+    All,
+    /// `.any`
+    Any,
+    /// `.uni`
+    Uni,
+    /// `.ballot`
+    Ballot,
+}
+
+/// `redux.sync` operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduxOp {
+    /// `.add`
+    Add,
+    /// `.min`
+    Min,
+    /// `.max`
+    Max,
+    /// `.and`
+    And,
+    /// `.or`
+    Or,
+    /// `.xor`
+    Xor,
+}
+
+/// Predicate logic on predicate registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PredLogic {
+    /// `and.pred`
+    And,
+    /// `or.pred`
+    Or,
+    /// `xor.pred`
+    Xor,
+    /// `not.pred` / `mov.pred` with negation
+    Mov,
+}
+
+/// What one instruction does.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// `d = f(a, b, c)` lane by lane.
+    Alu {
+        /// The arithmetic.
+        f: LaneFn,
+        /// Destination.
+        d: Reg,
+        /// Sources (unused ones are `Imm(0)`).
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source.
+        c: Src,
+        /// Fourth source (`bfi`).
+        e: Src,
+    },
+    /// `cvt` between any two types.
+    Cvt {
+        /// Destination.
+        d: Reg,
+        /// Source.
+        a: Src,
+        /// Destination type.
+        dst: ScalarType,
+        /// Source type.
+        src: ScalarType,
+        /// Rounding modifier, if written.
+        rnd: Option<types::Rounding>,
+        /// The rounding is an integer rounding (`.rni` ...).
+        int_rnd: bool,
+        /// `.sat`.
+        sat: bool,
+        /// `.ftz`.
+        ftz: bool,
+    },
+    /// `add.cc`, `addc`, `sub.cc`, `subc`, `mad.cc`, `madc`: `(d, carry) = f(a, b, c, carry)`.
+    Carry {
+        /// Returns the result and the carry out; the last argument is the carry in.
+        f: fn(u64, u64, u64, u64) -> (u64, u64),
+        /// Destination.
+        d: Reg,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source (mad only).
+        c: Src,
+        /// Read the carry flag.
+        cin: bool,
+        /// Write the carry flag.
+        cout: bool,
+        /// The hidden register holding each lane's carry flag (`CC.CF`).
+        cc: Reg,
+    },
+    /// `setp`: `d = cmp(a, b) [bop c]`, `d2 = !cmp(a, b) [bop c]`.
+    Setp {
+        /// The comparison, type included.
+        cmp: CmpFn,
+        /// First destination.
+        d: PredReg,
+        /// Second destination of `p|q`.
+        d2: Option<PredReg>,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Boolean combination with a predicate.
+        bop: Option<(BoolOp, PredSrc)>,
+    },
+    /// `set`: `d = cmp(a,b) [bop c] ? one : 0`.
+    Set {
+        /// The comparison.
+        cmp: CmpFn,
+        /// Destination.
+        d: Reg,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Boolean combination.
+        bop: Option<(BoolOp, PredSrc)>,
+        /// The value for true (`0xffffffff` or `1.0f`).
+        one: u64,
+    },
+    /// `selp`: `d = p ? a : b`.
+    Selp {
+        /// Destination.
+        d: Reg,
+        /// Value when true.
+        a: Src,
+        /// Value when false.
+        b: Src,
+        /// Selector.
+        p: PredSrc,
+    },
+    /// Predicate logic: `d = a op b`.
+    PredOp {
+        /// The operation.
+        op: PredLogic,
+        /// Destination.
+        d: PredReg,
+        /// Sources.
+        a: PredSrc,
+        /// Second source (unused for `Mov`).
+        b: PredSrc,
+    },
+    /// A predicate set from an integer register (`setp.ne` shortcut for `mov.pred`/`cvt`).
+    PredFromReg {
+        /// Destination.
+        d: PredReg,
+        /// Source (non-zero is true).
+        a: Src,
+    },
+    /// Load.
+    Ld {
+        /// State space.
+        space: SpaceSel,
+        /// Element type (sign extension for `.s8`/`.s16`).
+        ty: ScalarType,
+        /// Destinations, `None` for `_`; one per vector element.
+        d: Vec<Option<Reg>>,
+        /// Width of each destination register in bytes, for sign extension.
+        dst_bytes: u8,
+        /// Address.
+        addr: Addr,
+        /// Cache operator.
+        cache: CacheOp,
+    },
+    /// Store.
+    St {
+        /// State space.
+        space: SpaceSel,
+        /// Element type.
+        ty: ScalarType,
+        /// Sources, one per vector element.
+        s: Vec<Src>,
+        /// Address.
+        addr: Addr,
+        /// Cache operator.
+        cache: CacheOp,
+    },
+    /// `atom` and `red`.
+    Atom {
+        /// State space.
+        space: SpaceSel,
+        /// Operation.
+        op: AtomOp,
+        /// Element type.
+        ty: ScalarType,
+        /// Destination for `atom`; `None` for `red`.
+        d: Option<Reg>,
+        /// Address.
+        addr: Addr,
+        /// Operand.
+        b: Src,
+        /// Swap value for `cas`.
+        c: Src,
+        /// Load or reduction, for the request.
+        kind: AccessKind,
+    },
+    /// `cvta` (to generic: `to_generic`) or `cvta.to`.
+    Cvta {
+        /// Destination.
+        d: Reg,
+        /// Source.
+        a: Src,
+        /// The non-generic space.
+        space: Space,
+        /// Direction.
+        to_generic: bool,
+    },
+    /// `bra`.
+    Bra {
+        /// Target instruction index.
+        target: u32,
+    },
+    /// `bar.sync`/`barrier.sync`/`bar.arrive`/`bar.red` (reductions treated as sync).
+    Bar {
+        /// Barrier id.
+        id: Src,
+        /// Expected thread count, if given.
+        count: Option<Src>,
+        /// `bar.arrive`: do not wait.
+        arrive: bool,
+    },
+    /// `bar.red.popc/and/or`: a barrier that also reduces a predicate.
+    BarRed {
+        /// Destination register (popc) or predicate (and/or).
+        d: Src,
+        /// `popc`, `and` or `or`.
+        op: ReduxOp,
+        /// Barrier id.
+        id: Src,
+        /// Predicate input.
+        p: PredSrc,
+    },
+    /// `exit` or `ret` from the kernel.
+    Exit,
+    /// `shfl.sync`.
+    Shfl {
+        /// Mode.
+        mode: ShflMode,
+        /// Destination.
+        d: Reg,
+        /// Optional predicate destination (source lane in range).
+        p: Option<PredReg>,
+        /// Value.
+        a: Src,
+        /// Lane or offset.
+        b: Src,
+        /// Clamp/segment mask.
+        c: Src,
+    },
+    /// `vote.sync`.
+    Vote {
+        /// Mode.
+        mode: VoteMode,
+        /// Destination: a predicate for all/any/uni, a register for ballot.
+        d: Src,
+        /// Input predicate.
+        a: PredSrc,
+    },
+    /// `match.any.sync`/`match.all.sync`.
+    Match {
+        /// `.all`.
+        all: bool,
+        /// Destination mask.
+        d: Reg,
+        /// Optional predicate destination (all).
+        p: Option<PredReg>,
+        /// Value.
+        a: Src,
+        /// 64-bit values.
+        wide: bool,
+    },
+    /// `activemask.b32`.
+    Activemask {
+        /// Destination.
+        d: Reg,
+    },
+    /// `redux.sync`.
+    Redux {
+        /// Operation.
+        op: ReduxOp,
+        /// Signed min/max.
+        signed: bool,
+        /// Destination.
+        d: Reg,
+        /// Value.
+        a: Src,
+    },
+    /// Instructions with no effect on a sequentially consistent functional model
+    /// (`membar`, `fence`, `bar.warp.sync`, `nanosleep`, `prefetch`, `pmevent`).
+    Nop,
+}
+
+/// One decoded instruction.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// What it does.
+    pub op: Op,
+    /// Guard predicate, `None` when unguarded.
+    pub guard: Option<PredSrc>,
+}
+
+/// Where an instruction came from, for messages and per-line attribution.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InstInfo {
+    /// 1-based line in the PTX text.
+    pub ptx_line: u32,
+    /// Source file index into [`Kernel::files`] and 1-based source line, from `.loc` (0: none).
+    pub src_file: u32,
+    /// Source line.
+    pub src_line: u32,
+    /// The instruction as written (`ld.shared.f32 %f1, [%r21]`).
+    pub text: String,
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Name in the PTX.
+    pub name: String,
+    /// Declared type.
+    pub ty: ScalarType,
+    /// Size in bytes (arrays of `.b8` for structs).
+    pub size: u32,
+    /// Offset in the parameter buffer.
+    pub offset: u32,
+    /// Alignment.
+    pub align: u32,
+}
+
+/// A decoded kernel (`.entry`), calls inlined.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Name as in the PTX (mangled for C++).
+    pub name: String,
+    /// Instructions.
+    pub code: Vec<Inst>,
+    /// Same length as `code`.
+    pub info: Vec<InstInfo>,
+    /// General registers per thread (bit-storage slots, not the hardware's count).
+    pub num_regs: u32,
+    /// Predicate registers per thread.
+    pub num_preds: u32,
+    /// Parameters in order.
+    pub params: Vec<Param>,
+    /// Size of the parameter buffer.
+    pub param_bytes: u32,
+    /// Static shared memory in bytes (declared `.shared` variables this kernel uses).
+    pub static_shared: u32,
+    /// Offset where dynamic (`extern .shared`) memory starts.
+    pub dynamic_shared_offset: u32,
+    /// Local memory per thread in bytes (`.local` declarations, call frames included).
+    pub local_bytes: u32,
+    /// Source files from `.file`, by index.
+    pub files: Vec<(u32, String)>,
+    /// `.reqntid`/`.maxntid` if written.
+    pub reqntid: Option<[u32; 3]>,
+}
+
+/// A module-scope variable in `.global` or `.const` memory.
+#[derive(Clone, Debug)]
+pub struct ModuleVar {
+    /// Name.
+    pub name: String,
+    /// Its space (`Global` or `Const`).
+    pub space: Space,
+    /// Address in that space.
+    pub addr: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Initial contents (`size` bytes).
+    pub init: Vec<u8>,
+}
+
+/// A loaded module: kernels and module variables.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Kernels by PTX name.
+    pub kernels: Vec<Kernel>,
+    /// `.global` and `.const` variables.
+    pub vars: Vec<ModuleVar>,
+    /// Size of the constant bank used.
+    pub const_bytes: u64,
+}
+
+impl Program {
+    /// The kernel with this PTX name.
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}

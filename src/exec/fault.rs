@@ -1,0 +1,104 @@
+//! Faults inside a simulated kernel, located at kernel, block, thread and source line.
+
+use std::fmt;
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// An access outside every allocation of its space.
+    OutOfBounds {
+        /// State space name.
+        space: &'static str,
+        /// The address.
+        addr: u64,
+        /// Bytes accessed.
+        size: u32,
+        /// A hint about the nearest allocation.
+        hint: String,
+    },
+    /// An access not aligned to its size.
+    Misaligned {
+        /// State space name.
+        space: &'static str,
+        /// The address.
+        addr: u64,
+        /// Bytes accessed.
+        size: u32,
+    },
+    /// Threads of a block wait at different barriers, or some can never reach the one others wait at.
+    DivergentBarrier {
+        /// A description of who waits where.
+        detail: String,
+    },
+    /// The instruction budget per block was used up: an endless loop, most likely.
+    Budget {
+        /// The budget in warp-instructions.
+        budget: u64,
+    },
+    /// An instruction the executor cannot run with these operands.
+    Unsupported {
+        /// What.
+        detail: String,
+    },
+}
+
+/// A fault with its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelFault {
+    /// The kernel (as the user named it).
+    pub kernel: String,
+    /// Block index.
+    pub block: [u32; 3],
+    /// Thread index in the block.
+    pub thread: [u32; 3],
+    /// Line in the PTX.
+    pub ptx_line: u32,
+    /// The PTX instruction text.
+    pub ptx_text: String,
+    /// CUDA source file and line, when the PTX has `.loc` lines.
+    pub source: Option<(String, u32)>,
+    /// What went wrong.
+    pub kind: FaultKind,
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultKind::OutOfBounds { space, addr, size, hint } => {
+                write!(f, "out-of-bounds {space} access of {size} bytes at address {addr:#x}")?;
+                if !hint.is_empty() {
+                    write!(f, " ({hint})")?;
+                }
+                Ok(())
+            }
+            FaultKind::Misaligned { space, addr, size } => {
+                write!(f, "misaligned {space} access of {size} bytes at address {addr:#x} (must be a multiple of {size})")
+            }
+            FaultKind::DivergentBarrier { detail } => write!(f, "divergent barrier: {detail}"),
+            FaultKind::Budget { budget } => write!(
+                f,
+                "instruction budget of {budget} warp-instructions per block used up: the kernel seems not to end (raise it with --max-instructions)"
+            ),
+            FaultKind::Unsupported { detail } => write!(f, "{detail}"),
+        }
+    }
+}
+
+impl fmt::Display for KernelFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [bx, by, bz] = self.block;
+        let [tx, ty, tz] = self.thread;
+        writeln!(f, "fault in kernel {}: {}", self.kernel, self.kind)?;
+        write!(
+            f,
+            "  block ({bx},{by},{bz}), thread ({tx},{ty},{tz}), PTX line {}: {}",
+            self.ptx_line, self.ptx_text
+        )?;
+        if let Some((file, line)) = &self.source {
+            write!(f, "\n  source: {file}:{line}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for KernelFault {}

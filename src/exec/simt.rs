@@ -1,0 +1,1171 @@
+//! The SIMT executor: runs a launch block by block, each block's warps in lock-step lanes, and
+//! tells an [`Observer`] about every warp-level memory instruction as a [`MemRequest`].
+//!
+//! Semantics follow the PTX ISA: warps are formed from the linear thread index, x fastest
+//! (CUDA Programming Guide, "Thread Hierarchy"); a block's warps run until each waits at a
+//! barrier or exits, then the barrier releases (threads that exited count as arrived, as on
+//! sm_70 and later). Threads waiting at different barrier instructions, or at a barrier that the
+//! remaining threads cannot reach, are reported as a divergent barrier. Blocks run one after
+//! another in linear order; each block's result depends only on memory, so blocks can later run
+//! in parallel with identical results for race-free kernels.
+
+use crate::exec::cvt::cvt;
+use crate::exec::fault::{FaultKind, KernelFault};
+use crate::exec::warp::Warp;
+use crate::ir::types::ScalarType;
+use crate::ir::*;
+use crate::mem::request::{AccessKind, MemRequest, Space};
+use crate::mem::space::{self, read_le, write_le, GlobalMemory, PARAM_FRAME_BIT};
+
+/// Receives what the executor does.
+pub trait Observer {
+    /// A warp-level memory instruction (one call per state space it touches).
+    fn mem(&mut self, req: &MemRequest);
+    /// A warp-level instruction issued at `pc` for `active` lanes, of which `exec` passed the guard.
+    #[inline(always)]
+    fn inst(&mut self, _pc: u32, _active: u32, _exec: u32) {}
+}
+
+/// An observer that ignores everything (for runs without memory models).
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    #[inline(always)]
+    fn mem(&mut self, _req: &MemRequest) {}
+}
+
+/// Grid and block shape and dynamic shared memory of a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchDims {
+    /// Blocks per grid, x y z.
+    pub grid: [u32; 3],
+    /// Threads per block, x y z.
+    pub block: [u32; 3],
+    /// Dynamic shared memory per block in bytes.
+    pub dynamic_shared: u32,
+}
+
+impl LaunchDims {
+    /// Threads per block.
+    pub fn threads_per_block(&self) -> u32 {
+        self.block.iter().product()
+    }
+    /// Blocks in the grid.
+    pub fn blocks(&self) -> u64 {
+        self.grid.iter().map(|&g| g as u64).product()
+    }
+}
+
+/// Everything one launch needs.
+pub struct Launch<'a> {
+    /// The kernel.
+    pub kernel: &'a Kernel,
+    /// The name to show in messages (the C++ name when known).
+    pub display_name: &'a str,
+    /// Shape.
+    pub dims: LaunchDims,
+    /// The parameter buffer.
+    pub params: &'a [u8],
+    /// Constant bank 0.
+    pub consts: &'a [u8],
+    /// Global memory.
+    pub global: &'a mut GlobalMemory,
+    /// Warp-instructions a block may execute before it is declared endless.
+    pub budget_per_block: u64,
+    /// SMs, for `%nsmid`/`%smid`.
+    pub sm_count: u32,
+    /// `%gridid`.
+    pub grid_id: u64,
+}
+
+/// What a launch did, counted by the executor itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaunchStats {
+    /// Warp-level instructions issued.
+    pub warp_instructions: u64,
+    /// Thread-level instructions whose guard passed.
+    pub thread_instructions: u64,
+    /// Blocks run.
+    pub blocks: u64,
+}
+
+struct BlockMem {
+    shared: Vec<u8>,
+    local: Vec<u8>,
+    local_bytes: usize,
+    ctaid: [u32; 3],
+    smid: u32,
+}
+
+struct Ctx<'a, 'b, O: Observer> {
+    l: &'b mut Launch<'a>,
+    obs: &'b mut O,
+    stats: LaunchStats,
+    block_budget: u64,
+    clock: u64,
+}
+
+type Fault = (FaultKind, u32, u32); // kind, pc, lane
+
+/// Runs a launch to the end. `progress(done, total)` is called after each block.
+pub fn run<O: Observer>(
+    mut launch: Launch<'_>,
+    obs: &mut O,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<LaunchStats, KernelFault> {
+    let k = launch.kernel;
+    let dims = launch.dims;
+    let threads = dims.threads_per_block();
+    let nwarps = threads.div_ceil(32);
+    let mut warps: Vec<Warp> = (0..nwarps)
+        .map(|i| Warp::new(i, k.num_regs, k.num_preds))
+        .collect();
+    let shared_size = k.dynamic_shared_offset as usize + dims.dynamic_shared as usize;
+    let shared_size = shared_size.max(k.static_shared as usize);
+    let local_bytes = k.local_bytes as usize;
+    let mut mem = BlockMem {
+        shared: vec![0; shared_size],
+        local: vec![0; local_bytes * (nwarps as usize * 32)],
+        local_bytes,
+        ctaid: [0; 3],
+        smid: 0,
+    };
+    // Thread indices per warp lane, x fastest.
+    let [bx, by, _] = dims.block;
+    for (wi, w) in warps.iter_mut().enumerate() {
+        for l in 0..32u32 {
+            let t = wi as u32 * 32 + l;
+            w.tid[0][l as usize] = t % bx;
+            w.tid[1][l as usize] = (t / bx) % by;
+            w.tid[2][l as usize] = t / (bx * by);
+        }
+    }
+    let total = dims.blocks();
+    let mut ctx = Ctx {
+        l: &mut launch,
+        obs,
+        stats: LaunchStats::default(),
+        block_budget: 0,
+        clock: 0,
+    };
+    let [gx, gy, gz] = dims.grid;
+    let mut done = 0u64;
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                mem.ctaid = [x, y, z];
+                mem.smid = (done % ctx.l.sm_count.max(1) as u64) as u32;
+                mem.shared.iter_mut().for_each(|b| *b = 0);
+                mem.local.iter_mut().for_each(|b| *b = 0);
+                for w in warps.iter_mut() {
+                    let first = w.id * 32;
+                    let n = threads.saturating_sub(first).min(32);
+                    let live = if n == 32 { !0 } else { (1u32 << n) - 1 };
+                    w.reset(live);
+                }
+                ctx.block_budget = ctx.l.budget_per_block;
+                if let Err((kind, pc, wl)) = ctx.run_block(&mut warps, &mut mem) {
+                    let w = (wl / 32) as usize;
+                    let lane = (wl % 32) as usize;
+                    let thread = match warps.get(w) {
+                        Some(w) => [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
+                        None => [0; 3],
+                    };
+                    return Err(fault(ctx.l, kind, pc, [x, y, z], thread));
+                }
+                done += 1;
+                ctx.stats.blocks += 1;
+                progress(done, total);
+            }
+        }
+    }
+    Ok(ctx.stats)
+}
+
+fn fault(
+    l: &Launch<'_>,
+    kind: FaultKind,
+    pc: u32,
+    block: [u32; 3],
+    thread: [u32; 3],
+) -> KernelFault {
+    let k = l.kernel;
+    let info = k.info.get(pc as usize).cloned().unwrap_or_default();
+    let source = if info.src_line != 0 {
+        let file = k
+            .files
+            .iter()
+            .find(|(i, _)| *i == info.src_file)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_else(|| "?".to_string());
+        Some((file, info.src_line))
+    } else {
+        None
+    };
+    KernelFault {
+        kernel: l.display_name.to_string(),
+        block,
+        thread,
+        ptx_line: info.ptx_line,
+        ptx_text: info.text,
+        source,
+        kind,
+    }
+}
+
+#[inline(always)]
+fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            Some(l as usize)
+        }
+    })
+}
+
+#[inline(always)]
+fn pred_mask(w: &Warp, p: PredSrc) -> u32 {
+    let v = match p.reg {
+        Some(r) => w.preds[r as usize],
+        None => !0,
+    };
+    if p.neg {
+        !v
+    } else {
+        v
+    }
+}
+
+fn sign_extend(v: u64, from_bytes: u32, to_bytes: u32) -> u64 {
+    let sh = 64 - from_bytes * 8;
+    let x = ((v << sh) as i64 >> sh) as u64;
+    if to_bytes >= 8 {
+        x
+    } else {
+        x & ((1u64 << (to_bytes * 8)) - 1)
+    }
+}
+
+impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
+    fn run_block(&mut self, warps: &mut [Warp], mem: &mut BlockMem) -> Result<(), Fault> {
+        loop {
+            let mut any_live = false;
+            for w in warps.iter_mut() {
+                if w.ready() != 0 {
+                    self.run_warp(w, mem)?;
+                }
+                any_live |= w.live != 0;
+            }
+            if !any_live {
+                return Ok(());
+            }
+            self.release_barrier(warps)?;
+        }
+    }
+
+    /// All live threads wait: release the barrier they wait at, or report why it cannot be.
+    fn release_barrier(&mut self, warps: &mut [Warp]) -> Result<(), Fault> {
+        let mut first: Option<(u32, u32, u32)> = None; // pc, id, global lane
+        for w in warps.iter() {
+            if w.live == 0 {
+                continue;
+            }
+            let lane = w.waiting.trailing_zeros();
+            let here = (w.bar_pc, w.bar_id, w.id * 32 + lane);
+            match first {
+                None => first = Some(here),
+                Some((pc, id, gl)) => {
+                    if pc != w.bar_pc || id != w.bar_id {
+                        let info = &self.l.kernel.info;
+                        let line = |p: u32| info.get(p as usize).map(|i| i.ptx_line).unwrap_or(0);
+                        let detail = format!(
+                            "thread {} waits at the barrier on PTX line {} while thread {} waits at the barrier on PTX line {}",
+                            gl,
+                            line(pc),
+                            here.2,
+                            line(w.bar_pc)
+                        );
+                        return Err((FaultKind::DivergentBarrier { detail }, w.bar_pc, here.2));
+                    }
+                }
+            }
+        }
+        // bar.red: reduce the predicates of every waiting thread.
+        let popc: u32 = warps
+            .iter()
+            .map(|w| (w.red_pred & w.waiting).count_ones())
+            .sum();
+        let waiting: u32 = warps.iter().map(|w| w.waiting.count_ones()).sum();
+        let pc = first.map(|f| f.0).unwrap_or(0);
+        if let Some(Inst {
+            op: Op::BarRed { d, op, .. },
+            ..
+        }) = self.l.kernel.code.get(pc as usize)
+        {
+            let (d, op) = (*d, *op);
+            for w in warps.iter_mut() {
+                let m = w.waiting;
+                match (d, op) {
+                    (Src::Reg(r), _) => {
+                        let regs = w.reg_mut(r);
+                        for l in lanes(m) {
+                            regs[l] = popc as u64;
+                        }
+                    }
+                    (Src::Pred(p), ReduxOp::And) => {
+                        let v = if popc == waiting { m } else { 0 };
+                        w.preds[p as usize] = (w.preds[p as usize] & !m) | v;
+                    }
+                    (Src::Pred(p), _) => {
+                        let v = if popc > 0 { m } else { 0 };
+                        w.preds[p as usize] = (w.preds[p as usize] & !m) | v;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for w in warps.iter_mut() {
+            w.waiting = 0;
+            w.red_pred = 0;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn val(&self, w: &Warp, mem: &BlockMem, s: Src, lane: usize) -> u64 {
+        match s {
+            Src::Reg(r) => w.regs[r as usize * 32 + lane],
+            Src::Imm(v) => v,
+            Src::Pred(p) => (w.preds[p as usize] >> lane & 1) as u64,
+            Src::Sreg(sr) => self.sreg(w, mem, sr, lane),
+        }
+    }
+
+    fn sreg(&self, w: &Warp, mem: &BlockMem, sr: Sreg, lane: usize) -> u64 {
+        let d = &self.l.dims;
+        match sr {
+            Sreg::Tid(i) => w.tid[i as usize][lane] as u64,
+            Sreg::Ntid(i) => d.block[i as usize] as u64,
+            Sreg::Ctaid(i) => mem.ctaid[i as usize] as u64,
+            Sreg::Nctaid(i) => d.grid[i as usize] as u64,
+            Sreg::LaneId => lane as u64,
+            Sreg::WarpId => w.id as u64,
+            Sreg::NWarpId => 64,
+            Sreg::SmId => mem.smid as u64,
+            Sreg::NSmId => self.l.sm_count as u64,
+            Sreg::GridId => self.l.grid_id,
+            Sreg::Clock => self.clock & 0xffff_ffff,
+            Sreg::Clock64 | Sreg::GlobalTimer => self.clock,
+            Sreg::LanemaskEq => 1u64 << lane,
+            Sreg::LanemaskLe => (2u64 << lane) - 1,
+            Sreg::LanemaskLt => (1u64 << lane) - 1,
+            Sreg::LanemaskGe => !((1u64 << lane) - 1) & 0xffff_ffff,
+            Sreg::LanemaskGt => !((2u64 << lane) - 1) & 0xffff_ffff,
+            Sreg::DynamicSmemSize => d.dynamic_shared as u64,
+            Sreg::TotalSmemSize => mem.shared.len() as u64,
+        }
+    }
+
+    fn run_warp(&mut self, w: &mut Warp, mem: &mut BlockMem) -> Result<(), Fault> {
+        let code = &self.l.kernel.code;
+        loop {
+            let (pc, m) = w.select();
+            if m == 0 {
+                return Ok(());
+            }
+            let Some(inst) = code.get(pc as usize) else {
+                // Fell off the end: exit.
+                w.exit(m, m, pc);
+                continue;
+            };
+            if self.block_budget == 0 {
+                return Err((
+                    FaultKind::Budget {
+                        budget: self.l.budget_per_block,
+                    },
+                    pc,
+                    w.id * 32 + m.trailing_zeros(),
+                ));
+            }
+            self.block_budget -= 1;
+            self.clock += 1;
+            let e = match inst.guard {
+                None => m,
+                Some(p) => m & pred_mask(w, p),
+            };
+            self.stats.warp_instructions += 1;
+            self.stats.thread_instructions += e.count_ones() as u64;
+            self.obs.inst(pc, m, e);
+            match &inst.op {
+                Op::Alu {
+                    f,
+                    d,
+                    a,
+                    b,
+                    c,
+                    e: x,
+                } => {
+                    let (f, d) = (*f, *d as usize);
+                    match (*a, *b) {
+                        (Src::Reg(ra), Src::Reg(rb))
+                            if matches!(*c, Src::Imm(_)) && matches!(*x, Src::Imm(_)) =>
+                        {
+                            let (cv, xv) = match (*c, *x) {
+                                (Src::Imm(cv), Src::Imm(xv)) => (cv, xv),
+                                _ => (0, 0),
+                            };
+                            let (ra, rb) = (ra as usize * 32, rb as usize * 32);
+                            for l in lanes(e) {
+                                let v = f(w.regs[ra + l], w.regs[rb + l], cv, xv);
+                                w.regs[d * 32 + l] = v;
+                            }
+                        }
+                        (Src::Reg(ra), Src::Imm(bv))
+                            if matches!(*c, Src::Imm(_)) && matches!(*x, Src::Imm(_)) =>
+                        {
+                            let (cv, xv) = match (*c, *x) {
+                                (Src::Imm(cv), Src::Imm(xv)) => (cv, xv),
+                                _ => (0, 0),
+                            };
+                            let ra = ra as usize * 32;
+                            for l in lanes(e) {
+                                let v = f(w.regs[ra + l], bv, cv, xv);
+                                w.regs[d * 32 + l] = v;
+                            }
+                        }
+                        _ => {
+                            for l in lanes(e) {
+                                let v = f(
+                                    self.val(w, mem, *a, l),
+                                    self.val(w, mem, *b, l),
+                                    self.val(w, mem, *c, l),
+                                    self.val(w, mem, *x, l),
+                                );
+                                w.regs[d * 32 + l] = v;
+                            }
+                        }
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Carry {
+                    f,
+                    d,
+                    a,
+                    b,
+                    c,
+                    cin,
+                    cout,
+                    cc,
+                } => {
+                    for l in lanes(e) {
+                        let ci = if *cin {
+                            w.regs[*cc as usize * 32 + l]
+                        } else {
+                            0
+                        };
+                        let (v, co) = f(
+                            self.val(w, mem, *a, l),
+                            self.val(w, mem, *b, l),
+                            self.val(w, mem, *c, l),
+                            ci,
+                        );
+                        w.regs[*d as usize * 32 + l] = v;
+                        if *cout {
+                            w.regs[*cc as usize * 32 + l] = co;
+                        }
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Cvt {
+                    d,
+                    a,
+                    dst,
+                    src,
+                    rnd,
+                    int_rnd,
+                    sat,
+                    ftz,
+                } => {
+                    for l in lanes(e) {
+                        let v = cvt(
+                            self.val(w, mem, *a, l),
+                            *dst,
+                            *src,
+                            *rnd,
+                            *int_rnd,
+                            *sat,
+                            *ftz,
+                        );
+                        w.regs[*d as usize * 32 + l] = v;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Setp {
+                    cmp,
+                    d,
+                    d2,
+                    a,
+                    b,
+                    bop,
+                } => {
+                    let mut t = 0u32;
+                    for l in lanes(e) {
+                        if cmp(self.val(w, mem, *a, l), self.val(w, mem, *b, l)) {
+                            t |= 1 << l;
+                        }
+                    }
+                    let mut f = e & !t;
+                    if let Some((op, p)) = bop {
+                        let c = pred_mask(w, *p);
+                        let comb = |x: u32| match op {
+                            BoolOp::And => x & c,
+                            BoolOp::Or => x | c,
+                            BoolOp::Xor => x ^ c,
+                        };
+                        let (t2, f2) = (comb(t) & e, comb(f) & e);
+                        t = t2;
+                        f = f2;
+                    }
+                    w.preds[*d as usize] = (w.preds[*d as usize] & !e) | t;
+                    if let Some(d2) = d2 {
+                        w.preds[*d2 as usize] = (w.preds[*d2 as usize] & !e) | f;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Set {
+                    cmp,
+                    d,
+                    a,
+                    b,
+                    bop,
+                    one,
+                } => {
+                    let c = bop.map(|(_, p)| pred_mask(w, p)).unwrap_or(0);
+                    for l in lanes(e) {
+                        let mut t = cmp(self.val(w, mem, *a, l), self.val(w, mem, *b, l));
+                        if let Some((op, _)) = bop {
+                            let cb = c >> l & 1 == 1;
+                            t = match op {
+                                BoolOp::And => t && cb,
+                                BoolOp::Or => t || cb,
+                                BoolOp::Xor => t != cb,
+                            };
+                        }
+                        w.regs[*d as usize * 32 + l] = if t { *one } else { 0 };
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Selp { d, a, b, p } => {
+                    let pm = pred_mask(w, *p);
+                    for l in lanes(e) {
+                        let v = if pm >> l & 1 == 1 {
+                            self.val(w, mem, *a, l)
+                        } else {
+                            self.val(w, mem, *b, l)
+                        };
+                        w.regs[*d as usize * 32 + l] = v;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::PredOp { op, d, a, b } => {
+                    let (x, y) = (pred_mask(w, *a), pred_mask(w, *b));
+                    let v = match op {
+                        PredLogic::And => x & y,
+                        PredLogic::Or => x | y,
+                        PredLogic::Xor => x ^ y,
+                        PredLogic::Mov => x,
+                    };
+                    w.preds[*d as usize] = (w.preds[*d as usize] & !e) | (v & e);
+                    w.advance(m, pc + 1);
+                }
+                Op::PredFromReg { d, a } => {
+                    let mut v = 0u32;
+                    for l in lanes(e) {
+                        if self.val(w, mem, *a, l) != 0 {
+                            v |= 1 << l;
+                        }
+                    }
+                    w.preds[*d as usize] = (w.preds[*d as usize] & !e) | v;
+                    w.advance(m, pc + 1);
+                }
+                Op::Cvta {
+                    d,
+                    a,
+                    space,
+                    to_generic,
+                } => {
+                    for l in lanes(e) {
+                        let v = self.val(w, mem, *a, l);
+                        w.regs[*d as usize * 32 + l] = if *to_generic {
+                            space::to_generic(*space, v)
+                        } else {
+                            space::from_generic(*space, v)
+                        };
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } => {
+                    self.memory(w, mem, inst, pc, e)?;
+                    w.advance(m, pc + 1);
+                }
+                Op::Bra { target } => {
+                    w.branch(m, e, pc, *target);
+                }
+                Op::Exit => {
+                    w.exit(m, e, pc);
+                }
+                Op::Bar {
+                    id,
+                    count: _,
+                    arrive,
+                } => {
+                    if !*arrive && e != 0 {
+                        let lane0 = e.trailing_zeros() as usize;
+                        let id = self.val(w, mem, *id, lane0) as u32;
+                        if w.waiting != 0 && (w.bar_pc != pc || w.bar_id != id) {
+                            let line = |p: u32| {
+                                self.l
+                                    .kernel
+                                    .info
+                                    .get(p as usize)
+                                    .map(|i| i.ptx_line)
+                                    .unwrap_or(0)
+                            };
+                            let detail = format!(
+                                "threads of warp {} wait at the barriers on PTX lines {} and {}",
+                                w.id,
+                                line(w.bar_pc),
+                                line(pc)
+                            );
+                            return Err((
+                                FaultKind::DivergentBarrier { detail },
+                                pc,
+                                w.id * 32 + lane0 as u32,
+                            ));
+                        }
+                        if w.converged && e != m {
+                            w.lane_pc = [pc; 32];
+                            w.converged = false;
+                        }
+                        w.waiting |= e;
+                        w.bar_pc = pc;
+                        w.bar_id = id;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::BarRed { id, p, .. } => {
+                    let lane0 = e.trailing_zeros() as usize;
+                    let id = if e != 0 {
+                        self.val(w, mem, *id, lane0) as u32
+                    } else {
+                        0
+                    };
+                    if w.converged && e != m {
+                        w.lane_pc = [pc; 32];
+                        w.converged = false;
+                    }
+                    w.red_pred |= pred_mask(w, *p) & e;
+                    w.waiting |= e;
+                    w.bar_pc = pc;
+                    w.bar_id = id;
+                    w.advance(m, pc + 1);
+                }
+                Op::Shfl {
+                    mode,
+                    d,
+                    p,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let src: Vec<u64> = (0..32).map(|l| self.val(w, mem, *a, l)).collect();
+                    let mut pv = 0u32;
+                    for l in lanes(e) {
+                        let bval = self.val(w, mem, *b, l) as u32 & 0x1f;
+                        let cv = self.val(w, mem, *c, l) as u32;
+                        let seg = (cv >> 8) & 0x1f;
+                        let cval = cv & 0x1f;
+                        let lane = l as u32;
+                        let max_lane = (lane & seg) | (cval & !seg);
+                        let min_lane = lane & seg;
+                        let (j, ok) = match mode {
+                            ShflMode::Up => {
+                                let j = lane as i32 - bval as i32;
+                                (j, j >= max_lane as i32)
+                            }
+                            ShflMode::Down => {
+                                let j = lane + bval;
+                                (j as i32, j <= max_lane)
+                            }
+                            ShflMode::Bfly => {
+                                let j = lane ^ bval;
+                                (j as i32, j <= max_lane)
+                            }
+                            ShflMode::Idx => {
+                                let j = min_lane | (bval & !seg);
+                                (j as i32, j <= max_lane)
+                            }
+                        };
+                        let j = if ok { j as usize } else { l };
+                        w.regs[*d as usize * 32 + l] = src[j & 31] & 0xffff_ffff;
+                        if ok {
+                            pv |= 1 << l;
+                        }
+                    }
+                    if let Some(p) = p {
+                        w.preds[*p as usize] = (w.preds[*p as usize] & !e) | pv;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Vote { mode, d, a } => {
+                    let pm = pred_mask(w, *a) & e;
+                    match (mode, d) {
+                        (VoteMode::Ballot, Src::Reg(r)) => {
+                            for l in lanes(e) {
+                                w.regs[*r as usize * 32 + l] = pm as u64;
+                            }
+                        }
+                        (_, Src::Pred(p)) => {
+                            let v = match mode {
+                                VoteMode::All => pm == e,
+                                VoteMode::Any => pm != 0,
+                                _ => pm == e || pm == 0,
+                            };
+                            let bits = if v { e } else { 0 };
+                            w.preds[*p as usize] = (w.preds[*p as usize] & !e) | bits;
+                        }
+                        _ => {}
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Match { all, d, p, a, wide } => {
+                    let vals: Vec<u64> = (0..32)
+                        .map(|l| {
+                            let v = self.val(w, mem, *a, l);
+                            if *wide {
+                                v
+                            } else {
+                                v & 0xffff_ffff
+                            }
+                        })
+                        .collect();
+                    let all_same = lanes(e).all(|l| vals[l] == vals[e.trailing_zeros() as usize]);
+                    for l in lanes(e) {
+                        let mut mm = 0u32;
+                        for k in lanes(e) {
+                            if vals[k] == vals[l] {
+                                mm |= 1 << k;
+                            }
+                        }
+                        w.regs[*d as usize * 32 + l] = if *all {
+                            if all_same {
+                                e as u64
+                            } else {
+                                0
+                            }
+                        } else {
+                            mm as u64
+                        };
+                    }
+                    if let Some(p) = p {
+                        let bits = if all_same { e } else { 0 };
+                        w.preds[*p as usize] = (w.preds[*p as usize] & !e) | bits;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Activemask { d } => {
+                    for l in lanes(e) {
+                        w.regs[*d as usize * 32 + l] = m as u64;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Redux { op, signed, d, a } => {
+                    let vals: Vec<u32> = lanes(e).map(|l| self.val(w, mem, *a, l) as u32).collect();
+                    let r: u32 = match op {
+                        ReduxOp::Add => vals.iter().fold(0u32, |s, v| s.wrapping_add(*v)),
+                        ReduxOp::And => vals.iter().fold(!0u32, |s, v| s & v),
+                        ReduxOp::Or => vals.iter().fold(0u32, |s, v| s | v),
+                        ReduxOp::Xor => vals.iter().fold(0u32, |s, v| s ^ v),
+                        ReduxOp::Min if *signed => {
+                            vals.iter().map(|v| *v as i32).min().unwrap_or(0) as u32
+                        }
+                        ReduxOp::Max if *signed => {
+                            vals.iter().map(|v| *v as i32).max().unwrap_or(0) as u32
+                        }
+                        ReduxOp::Min => vals.iter().copied().min().unwrap_or(0),
+                        ReduxOp::Max => vals.iter().copied().max().unwrap_or(0),
+                    };
+                    for l in lanes(e) {
+                        w.regs[*d as usize * 32 + l] = r as u64;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Nop => w.advance(m, pc + 1),
+            }
+        }
+    }
+
+    /// Loads, stores and atomics: functional effect plus one request per state space.
+    fn memory(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        inst: &Inst,
+        pc: u32,
+        e: u32,
+    ) -> Result<(), Fault> {
+        let (sel, addr, ety, n, kind, cache) = match &inst.op {
+            Op::Ld {
+                space,
+                ty,
+                d,
+                addr,
+                cache,
+                ..
+            } => (*space, *addr, *ty, d.len() as u32, AccessKind::Load, *cache),
+            Op::St {
+                space,
+                ty,
+                s,
+                addr,
+                cache,
+            } => (
+                *space,
+                *addr,
+                *ty,
+                s.len() as u32,
+                AccessKind::Store,
+                *cache,
+            ),
+            Op::Atom {
+                space,
+                ty,
+                addr,
+                kind,
+                ..
+            } => (*space, *addr, *ty, 1, *kind, Default::default()),
+            _ => return Ok(()),
+        };
+        let esize = ety.size();
+        let width = esize * n;
+        // Per-lane space and address.
+        let mut addrs = [0u64; 32];
+        let mut spaces = [Space::Global; 32];
+        let mut seen: u8 = 0; // bit per space present
+        for l in lanes(e) {
+            let base = match addr.base {
+                Some(r) => w.regs[r as usize * 32 + l],
+                None => 0,
+            };
+            let a = base.wrapping_add(addr.offset as u64);
+            let (s, a) = match sel {
+                SpaceSel::Space(s) => (s, a),
+                SpaceSel::Generic => space::resolve_generic(a),
+            };
+            addrs[l] = a;
+            spaces[l] = s;
+            seen |= 1 << s as u8;
+        }
+        // One request per space present, emitted before the access so models see program order.
+        for s in [
+            Space::Global,
+            Space::Shared,
+            Space::Local,
+            Space::Const,
+            Space::Param,
+        ] {
+            if seen >> s as u8 & 1 == 0 || s == Space::Param {
+                continue;
+            }
+            let mask = lanes(e)
+                .filter(|&l| spaces[l] == s)
+                .fold(0u32, |m, l| m | 1 << l);
+            let mut req = MemRequest {
+                space: s,
+                kind,
+                width,
+                addrs: [0; 32],
+                mask,
+                pc,
+                cache_op: cache,
+            };
+            for l in lanes(mask) {
+                req.addrs[l] = addrs[l];
+            }
+            self.obs.mem(&req);
+        }
+        for l in lanes(e) {
+            let (s, a) = (spaces[l], addrs[l]);
+            if width > 1 && a % (width.min(16) as u64) != 0 {
+                return Err((
+                    FaultKind::Misaligned {
+                        space: s.ptx_name(),
+                        addr: a,
+                        size: width,
+                    },
+                    pc,
+                    w.id * 32 + l as u32,
+                ));
+            }
+            match &inst.op {
+                Op::Ld {
+                    ty, d, dst_bytes, ..
+                } => {
+                    let bytes = self
+                        .bytes(mem, w, l, s, a, width)
+                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                    let mut vals = [0u64; 4];
+                    for (k, v) in vals.iter_mut().enumerate().take(d.len().min(4)) {
+                        let raw = read_le(&bytes[k * esize as usize..], esize.min(8) as usize);
+                        *v = if ty.is_signed() && esize < *dst_bytes as u32 {
+                            sign_extend(raw, esize, *dst_bytes as u32)
+                        } else {
+                            raw
+                        };
+                    }
+                    for (k, r) in d.iter().enumerate() {
+                        if let Some(r) = r {
+                            w.regs[*r as usize * 32 + l] = vals[k.min(3)];
+                        }
+                    }
+                }
+                Op::St { s: srcs, .. } => {
+                    let mut buf = [0u8; 64];
+                    for (k, src) in srcs.iter().enumerate() {
+                        let v = self.val(w, mem, *src, l);
+                        write_le(&mut buf[k * esize as usize..], esize.min(8) as usize, v);
+                    }
+                    let dst = self
+                        .bytes_mut(mem, w, l, s, a, width)
+                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                    dst.copy_from_slice(&buf[..width as usize]);
+                }
+                Op::Atom {
+                    op, ty, d, b, c, ..
+                } => {
+                    let bv = self.val(w, mem, *b, l);
+                    let cv = self.val(w, mem, *c, l);
+                    let (op, ty) = (*op, *ty);
+                    let cell = self
+                        .bytes_mut(mem, w, l, s, a, width)
+                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                    let old = read_le(cell, esize as usize);
+                    let new = atom_apply(op, ty, old, bv, cv);
+                    write_le(cell, esize as usize, new);
+                    if let Some(d) = d {
+                        w.regs[*d as usize * 32 + l] = old;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn oob(&self, s: Space, a: u64, size: u32) -> FaultKind {
+        let hint = match s {
+            Space::Global => match self.l.global.nearest(a) {
+                Some(al) => {
+                    let end = al.base + al.data.len() as u64;
+                    if a >= al.base {
+                        format!(
+                            "{} bytes past the end of '{}' [{:#x}, {:#x})",
+                            a - end,
+                            al.name,
+                            al.base,
+                            end
+                        )
+                    } else {
+                        format!(
+                            "{} bytes before '{}' [{:#x}, {:#x})",
+                            al.base - a,
+                            al.name,
+                            al.base,
+                            end
+                        )
+                    }
+                }
+                None => "no allocation".to_string(),
+            },
+            _ => String::new(),
+        };
+        FaultKind::OutOfBounds {
+            space: s.ptx_name(),
+            addr: a,
+            size,
+            hint,
+        }
+    }
+
+    fn bytes<'m>(
+        &'m self,
+        mem: &'m BlockMem,
+        w: &Warp,
+        l: usize,
+        s: Space,
+        a: u64,
+        n: u32,
+    ) -> Result<&'m [u8], FaultKind> {
+        let n64 = n as u64;
+        let r: Option<&[u8]> = match s {
+            Space::Global => self.l.global.slice(a, n64),
+            Space::Shared => mem
+                .shared
+                .get(a as usize..(a as usize).checked_add(n as usize).unwrap_or(usize::MAX)),
+            Space::Local => local_range(mem, w, l, a, n).map(|r| &mem.local[r]),
+            Space::Const => self
+                .l
+                .consts
+                .get(a as usize..(a as usize).saturating_add(n as usize)),
+            Space::Param => {
+                if a & PARAM_FRAME_BIT != 0 {
+                    local_range(mem, w, l, a & !PARAM_FRAME_BIT, n).map(|r| &mem.local[r])
+                } else {
+                    self.l
+                        .params
+                        .get(a as usize..(a as usize).saturating_add(n as usize))
+                }
+            }
+        };
+        r.ok_or_else(|| self.oob(s, a, n))
+    }
+
+    fn bytes_mut<'m>(
+        &'m mut self,
+        mem: &'m mut BlockMem,
+        w: &Warp,
+        l: usize,
+        s: Space,
+        a: u64,
+        n: u32,
+    ) -> Result<&'m mut [u8], FaultKind> {
+        let n64 = n as u64;
+        let ok = match s {
+            Space::Global => self.l.global.find(a, n64).is_some(),
+            Space::Shared => (a as usize)
+                .checked_add(n as usize)
+                .is_some_and(|e| e <= mem.shared.len()),
+            Space::Local => local_range(mem, w, l, a, n).is_some(),
+            Space::Param => {
+                a & PARAM_FRAME_BIT != 0
+                    && local_range(mem, w, l, a & !PARAM_FRAME_BIT, n).is_some()
+            }
+            Space::Const => false,
+        };
+        if !ok {
+            if s == Space::Const || s == Space::Param {
+                return Err(FaultKind::Unsupported {
+                    detail: format!("store to read-only .{} memory at {a:#x}", s.ptx_name()),
+                });
+            }
+            return Err(self.oob(s, a, n));
+        }
+        Ok(match s {
+            Space::Global => self.l.global.slice_mut(a, n64).unwrap_or_default(),
+            Space::Shared => &mut mem.shared[a as usize..a as usize + n as usize],
+            Space::Local => {
+                let r = local_range(mem, w, l, a, n).unwrap_or(0..0);
+                &mut mem.local[r]
+            }
+            _ => {
+                let r = local_range(mem, w, l, a & !PARAM_FRAME_BIT, n).unwrap_or(0..0);
+                &mut mem.local[r]
+            }
+        })
+    }
+}
+
+fn local_range(
+    mem: &BlockMem,
+    w: &Warp,
+    l: usize,
+    a: u64,
+    n: u32,
+) -> Option<std::ops::Range<usize>> {
+    let end = a.checked_add(n as u64)?;
+    if end > mem.local_bytes as u64 {
+        return None;
+    }
+    let base = (w.id as usize * 32 + l) * mem.local_bytes;
+    Some(base + a as usize..base + end as usize)
+}
+
+/// The new value of an atomic's memory word (PTX ISA 9.7.13.5).
+fn atom_apply(op: AtomOp, ty: ScalarType, old: u64, b: u64, c: u64) -> u64 {
+    let bits = ty.bits();
+    let mask = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
+    let signed = ty.is_signed();
+    let sx = |v: u64| -> i64 { ((v << (64 - bits)) as i64) >> (64 - bits) };
+    let r = match op {
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::FAdd => match ty {
+            // atom.add.f32 rounds to nearest even and flushes subnormals (PTX ISA 9.7.13.5).
+            ScalarType::F32 => {
+                let f = |x: u64| {
+                    let v = f32::from_bits(x as u32);
+                    if v.is_subnormal() {
+                        0.0f32.copysign(v)
+                    } else {
+                        v
+                    }
+                };
+                let s = f(old) + f(b);
+                let s = if s.is_subnormal() {
+                    0.0f32.copysign(s)
+                } else {
+                    s
+                };
+                s.to_bits() as u64
+            }
+            ScalarType::F64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+            ScalarType::F16 => (half::f16::from_f64(
+                half::f16::from_bits(old as u16).to_f64() + half::f16::from_bits(b as u16).to_f64(),
+            ))
+            .to_bits() as u64,
+            _ => old,
+        },
+        AtomOp::Min => {
+            if signed {
+                sx(old).min(sx(b)) as u64
+            } else {
+                (old & mask).min(b & mask)
+            }
+        }
+        AtomOp::Max => {
+            if signed {
+                sx(old).max(sx(b)) as u64
+            } else {
+                (old & mask).max(b & mask)
+            }
+        }
+        AtomOp::Inc => {
+            if (old & mask) >= (b & mask) {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomOp::Dec => {
+            if (old & mask) == 0 || (old & mask) > (b & mask) {
+                b
+            } else {
+                old - 1
+            }
+        }
+        AtomOp::Cas => {
+            if (old & mask) == (b & mask) {
+                c
+            } else {
+                old
+            }
+        }
+        AtomOp::Exch => b,
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+    };
+    r & mask
+}

@@ -1,0 +1,186 @@
+//! Functional memory: the contents of global, constant, shared, local and parameter memory,
+//! and the generic address windows that map a generic address to its state space.
+//!
+//! Generic addressing (PTX ISA 6.4.1.1): the shared, local and constant windows sit at fixed
+//! generic addresses chosen here (the hardware's values are not architectural); global
+//! addresses are their own generic addresses. Device allocations start at
+//! [`GLOBAL_HEAP_BASE`] and are aligned to 256 bytes, like `cudaMalloc` (CUDA Programming Guide,
+//! "Device Memory Accesses": "any address of a variable residing in global memory or returned by
+//! one of the memory allocation routines ... is always aligned to at least 256 bytes").
+
+use crate::mem::request::Space;
+
+/// First address of `cudaMalloc`'d memory.
+pub const GLOBAL_HEAP_BASE: u64 = 0x7f00_0000_0000;
+/// First address of module-scope `.global` variables.
+pub const GLOBAL_VARS_BASE: u64 = 0x7e00_0000_0000;
+/// Generic window of the block's shared memory.
+pub const SHARED_WINDOW: u64 = 0x1000_0000_0000;
+/// Generic window of the thread's local memory.
+pub const LOCAL_WINDOW: u64 = 0x2000_0000_0000;
+/// Generic window of constant memory.
+pub const CONST_WINDOW: u64 = 0x3000_0000_0000;
+/// Size of each window.
+pub const WINDOW_SIZE: u64 = 1 << 32;
+/// Marks a `.param` address that names a per-thread call parameter (kept in the local frame).
+pub const PARAM_FRAME_BIT: u64 = 1 << 40;
+
+/// The space and in-space address of a generic address.
+#[inline(always)]
+pub fn resolve_generic(addr: u64) -> (Space, u64) {
+    if addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE {
+        (Space::Shared, addr - SHARED_WINDOW)
+    } else if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE {
+        (Space::Local, addr - LOCAL_WINDOW)
+    } else if addr.wrapping_sub(CONST_WINDOW) < WINDOW_SIZE {
+        (Space::Const, addr - CONST_WINDOW)
+    } else {
+        (Space::Global, addr)
+    }
+}
+
+/// The generic address of `addr` in `space`.
+#[inline(always)]
+pub fn to_generic(space: Space, addr: u64) -> u64 {
+    match space {
+        Space::Shared => SHARED_WINDOW.wrapping_add(addr & 0xffff_ffff),
+        Space::Local => LOCAL_WINDOW.wrapping_add(addr & 0xffff_ffff),
+        Space::Const => CONST_WINDOW.wrapping_add(addr & 0xffff_ffff),
+        _ => addr,
+    }
+}
+
+/// The address in `space` of a generic address (`cvta.to`).
+#[inline(always)]
+pub fn from_generic(space: Space, addr: u64) -> u64 {
+    match space {
+        Space::Shared => addr.wrapping_sub(SHARED_WINDOW),
+        Space::Local => addr.wrapping_sub(LOCAL_WINDOW),
+        Space::Const => addr.wrapping_sub(CONST_WINDOW),
+        _ => addr,
+    }
+}
+
+/// One device allocation.
+#[derive(Clone, Debug)]
+pub struct Allocation {
+    /// First address.
+    pub base: u64,
+    /// Contents.
+    pub data: Vec<u8>,
+    /// What it is, for messages (a buffer or a symbol name).
+    pub name: String,
+}
+
+/// Global memory: a sorted set of allocations.
+#[derive(Clone, Debug, Default)]
+pub struct GlobalMemory {
+    allocs: Vec<Allocation>,
+    next: u64,
+}
+
+impl GlobalMemory {
+    /// Empty global memory.
+    pub fn new() -> Self {
+        GlobalMemory {
+            allocs: Vec::new(),
+            next: GLOBAL_HEAP_BASE,
+        }
+    }
+
+    /// `cudaMalloc`: a new zeroed allocation of `size` bytes, aligned to 256 bytes.
+    pub fn malloc(&mut self, size: u64, name: &str) -> u64 {
+        let base = self.next;
+        self.next = (base + size.max(1) + 255) & !255;
+        self.insert(Allocation {
+            base,
+            data: vec![0; size as usize],
+            name: name.to_string(),
+        });
+        base
+    }
+
+    /// Places an allocation at a fixed address (module variables).
+    pub fn insert(&mut self, a: Allocation) {
+        let pos = self.allocs.partition_point(|x| x.base < a.base);
+        self.allocs.insert(pos, a);
+    }
+
+    /// `cudaFree`.
+    pub fn free(&mut self, base: u64) -> bool {
+        match self.allocs.iter().position(|a| a.base == base) {
+            Some(i) => {
+                self.allocs.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The index of the allocation holding `[addr, addr+len)`.
+    #[inline]
+    pub fn find(&self, addr: u64, len: u64) -> Option<usize> {
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        if i == 0 {
+            return None;
+        }
+        let a = &self.allocs[i - 1];
+        let end = a.base + a.data.len() as u64;
+        (addr.checked_add(len)? <= end).then_some(i - 1)
+    }
+
+    /// The allocation at `i`.
+    pub fn alloc(&self, i: usize) -> &Allocation {
+        &self.allocs[i]
+    }
+
+    /// The allocation at `i`, mutably.
+    pub fn alloc_mut(&mut self, i: usize) -> &mut Allocation {
+        &mut self.allocs[i]
+    }
+
+    /// Bytes `[addr, addr+len)` if they lie in one allocation.
+    pub fn slice(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        let i = self.find(addr, len)?;
+        let a = &self.allocs[i];
+        let off = (addr - a.base) as usize;
+        Some(&a.data[off..off + len as usize])
+    }
+
+    /// Mutable bytes `[addr, addr+len)` if they lie in one allocation.
+    pub fn slice_mut(&mut self, addr: u64, len: u64) -> Option<&mut [u8]> {
+        let i = self.find(addr, len)?;
+        let a = &mut self.allocs[i];
+        let off = (addr - a.base) as usize;
+        Some(&mut a.data[off..off + len as usize])
+    }
+
+    /// The allocation nearest below `addr`, for messages.
+    pub fn nearest(&self, addr: u64) -> Option<&Allocation> {
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        if i == 0 {
+            self.allocs.first()
+        } else {
+            self.allocs.get(i - 1)
+        }
+    }
+
+    /// Total bytes allocated.
+    pub fn bytes(&self) -> u64 {
+        self.allocs.iter().map(|a| a.data.len() as u64).sum()
+    }
+}
+
+/// Reads `n` (1, 2, 4, 8) little-endian bytes.
+#[inline(always)]
+pub fn read_le(b: &[u8], n: usize) -> u64 {
+    let mut v = [0u8; 8];
+    v[..n].copy_from_slice(&b[..n]);
+    u64::from_le_bytes(v)
+}
+
+/// Writes the low `n` bytes of `v` little-endian.
+#[inline(always)]
+pub fn write_le(b: &mut [u8], n: usize, v: u64) {
+    b[..n].copy_from_slice(&v.to_le_bytes()[..n]);
+}

@@ -1,0 +1,1605 @@
+//! Lowering: the PTX syntax tree to decoded kernels ([`crate::ir`]).
+//!
+//! Done once per module load, so the executor never looks at a string: registers become
+//! indices, symbols become addresses in their state space, labels become instruction indices,
+//! arithmetic becomes a function pointer, and `.func` calls are inlined (each call site gets its
+//! own registers, locals and parameter slots; recursion is reported as unsupported).
+//! Every unsupported instruction is reported here, at load time, with its line and column.
+//!
+//! Memory layout decisions (PTX ISA 5.1 "State Spaces"):
+//! - `.const` variables are packed in declaration order at their alignment into constant bank 0,
+//!   addresses starting at 0.
+//! - `.global` variables are packed from [`GLOBAL_VARS_BASE`].
+//! - A kernel's static shared memory holds the `.shared` variables it (or a function it calls)
+//!   references, in declaration order; `extern .shared` arrays start after them at their alignment.
+//! - `.local` variables and call parameters form a per-thread frame starting at 0.
+
+use std::collections::{HashMap, HashSet};
+
+use super::ast::{self, DeclSpace, InitValue, Operand, Statement};
+use super::error::{line_col, PtxError, Span};
+use crate::exec::{alu, fsel};
+use crate::ir::types::ScalarType;
+use crate::ir::*;
+use crate::mem::request::{AccessKind, CacheOp, Space};
+use crate::mem::space::{GLOBAL_VARS_BASE, PARAM_FRAME_BIT};
+
+/// Maximum depth of inlined calls.
+const MAX_CALL_DEPTH: usize = 32;
+
+#[derive(Clone, Debug)]
+enum ModSym {
+    Global(u64),
+    Const(u64),
+    Shared { size: u64, align: u64 },
+    ExternShared { align: u64 },
+}
+
+/// Lowers a parsed module. `src` is the PTX text, for error positions.
+pub fn lower(m: &ast::Module, src: &str) -> Result<Program, PtxError> {
+    let mut syms: HashMap<String, ModSym> = HashMap::new();
+    let mut shared_order: Vec<String> = Vec::new();
+    let mut vars = Vec::new();
+    let mut const_top = 0u64;
+    let mut global_top = GLOBAL_VARS_BASE;
+    for v in &m.vars {
+        let size = v.elements() * v.ty.size() as u64;
+        let align = v.align.unwrap_or(v.ty.size()).max(1) as u64;
+        match v.space {
+            DeclSpace::Const | DeclSpace::Global => {
+                let is_const = v.space == DeclSpace::Const;
+                let top = if is_const {
+                    &mut const_top
+                } else {
+                    &mut global_top
+                };
+                let addr = top.div_ceil(align) * align;
+                *top = addr + size;
+                let init = init_bytes(v, size, src, &syms)?;
+                syms.insert(
+                    v.name.clone(),
+                    if is_const {
+                        ModSym::Const(addr)
+                    } else {
+                        ModSym::Global(addr)
+                    },
+                );
+                vars.push(ModuleVar {
+                    name: v.name.clone(),
+                    space: if is_const {
+                        Space::Const
+                    } else {
+                        Space::Global
+                    },
+                    addr,
+                    size,
+                    init,
+                });
+            }
+            DeclSpace::Shared => {
+                if v.is_extern || v.dims.iter().any(|d| d.is_none()) {
+                    syms.insert(v.name.clone(), ModSym::ExternShared { align });
+                } else {
+                    syms.insert(v.name.clone(), ModSym::Shared { size, align });
+                    shared_order.push(v.name.clone());
+                }
+            }
+            _ => {
+                return Err(PtxError::at(
+                    src,
+                    v.span,
+                    format!(
+                        "a '.{:?}' variable cannot be declared at module scope",
+                        v.space
+                    )
+                    .to_lowercase(),
+                ))
+            }
+        }
+    }
+    if const_top > 64 * 1024 {
+        return Err(PtxError::at(
+            src,
+            m.vars.first().map(|v| v.span).unwrap_or_default(),
+            format!("constant memory of {const_top} bytes exceeds the 64 KB constant bank"),
+        ));
+    }
+    let funcs: HashMap<&str, &ast::Function> = m
+        .functions
+        .iter()
+        .filter(|f| !f.is_entry)
+        .map(|f| (f.name.as_str(), f))
+        .collect();
+    let mut kernels = Vec::new();
+    for f in m.functions.iter().filter(|f| f.is_entry) {
+        if f.body.is_none() {
+            continue;
+        }
+        let mut kb = KernelBuilder {
+            src,
+            syms: &syms,
+            shared_order: &shared_order,
+            funcs: &funcs,
+            code: Vec::new(),
+            info: Vec::new(),
+            num_regs: 0,
+            num_preds: 0,
+            local_top: 0,
+            shared: HashMap::new(),
+            shared_top: 0,
+            dyn_offset: 0,
+            loc: (0, 0),
+            call_stack: Vec::new(),
+            carry_reg: None,
+        };
+        kernels.push(kb.kernel(f, m)?);
+    }
+    Ok(Program {
+        kernels,
+        vars,
+        const_bytes: const_top,
+    })
+}
+
+fn init_bytes(
+    v: &ast::VarDecl,
+    size: u64,
+    src: &str,
+    syms: &HashMap<String, ModSym>,
+) -> Result<Vec<u8>, PtxError> {
+    let mut out = vec![0u8; size as usize];
+    let es = v.ty.size() as usize;
+    for (i, val) in v.init.iter().enumerate() {
+        let bits = match val {
+            InitValue::Bits(b) => *b,
+            InitValue::Symbol(name, off) => match syms.get(name) {
+                Some(ModSym::Global(a)) => a.wrapping_add(*off as u64),
+                Some(ModSym::Const(a)) => {
+                    crate::mem::space::to_generic(Space::Const, *a).wrapping_add(*off as u64)
+                }
+                _ => {
+                    return Err(PtxError::at(
+                        src,
+                        v.span,
+                        format!("initializer refers to unknown or unsupported symbol '{name}'"),
+                    ))
+                }
+            },
+        };
+        let at = i * es;
+        if at + es > out.len() {
+            return Err(PtxError::at(src, v.span, "too many initializer values"));
+        }
+        out[at..at + es].copy_from_slice(&bits.to_le_bytes()[..es]);
+    }
+    Ok(out)
+}
+
+#[derive(Clone, Copy, Debug)]
+enum RegKind {
+    Gen(Reg, u8),
+    Pred(PredReg),
+}
+
+#[derive(Default)]
+struct Frame {
+    regs: HashMap<String, RegKind>,
+    labels: HashMap<String, u32>,
+    fixups: Vec<(usize, String, Span)>,
+    /// Parameter symbol to its address in `.param` space.
+    params: HashMap<String, u64>,
+    locals: HashMap<String, u64>,
+    /// Instruction indices of `ret`s to patch to the end of an inlined body.
+    rets: Vec<usize>,
+    inlined: bool,
+}
+
+struct KernelBuilder<'a> {
+    src: &'a str,
+    syms: &'a HashMap<String, ModSym>,
+    shared_order: &'a [String],
+    funcs: &'a HashMap<&'a str, &'a ast::Function>,
+    code: Vec<Inst>,
+    info: Vec<InstInfo>,
+    num_regs: u32,
+    num_preds: u32,
+    local_top: u64,
+    shared: HashMap<String, u64>,
+    shared_top: u64,
+    dyn_offset: u64,
+    loc: (u32, u32),
+    call_stack: Vec<String>,
+    carry_reg: Option<Reg>,
+}
+
+fn sreg(name: &str) -> Option<Sreg> {
+    let dim = |s: &str| match s {
+        "x" => Some(0u8),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    };
+    if let Some((base, d)) = name.split_once('.') {
+        let d = dim(d)?;
+        return Some(match base {
+            "%tid" => Sreg::Tid(d),
+            "%ntid" => Sreg::Ntid(d),
+            "%ctaid" => Sreg::Ctaid(d),
+            "%nctaid" => Sreg::Nctaid(d),
+            _ => return None,
+        });
+    }
+    Some(match name {
+        "%laneid" => Sreg::LaneId,
+        "%warpid" => Sreg::WarpId,
+        "%nwarpid" => Sreg::NWarpId,
+        "%smid" => Sreg::SmId,
+        "%nsmid" => Sreg::NSmId,
+        "%gridid" => Sreg::GridId,
+        "%clock" => Sreg::Clock,
+        "%clock64" => Sreg::Clock64,
+        "%globaltimer" => Sreg::GlobalTimer,
+        "%lanemask_eq" => Sreg::LanemaskEq,
+        "%lanemask_le" => Sreg::LanemaskLe,
+        "%lanemask_lt" => Sreg::LanemaskLt,
+        "%lanemask_ge" => Sreg::LanemaskGe,
+        "%lanemask_gt" => Sreg::LanemaskGt,
+        "%dynamic_smem_size" => Sreg::DynamicSmemSize,
+        "%total_smem_size" => Sreg::TotalSmemSize,
+        _ => return None,
+    })
+}
+
+/// Converts literal bits to the bits of type `ty`.
+fn imm_bits(op: &Operand, ty: ScalarType) -> Option<u64> {
+    let bits = ty.bits().min(64);
+    let mask = alu::low_mask(bits);
+    Some(match (op, ty) {
+        (Operand::Int(v), ScalarType::F32) => (*v as f32).to_bits() as u64,
+        (Operand::Int(v), ScalarType::F64) => (*v as f64).to_bits(),
+        (Operand::Int(v), _) => (*v as u64) & mask,
+        (Operand::F32(b), ScalarType::F64) => (f32::from_bits(*b) as f64).to_bits(),
+        (Operand::F32(b), _) => *b as u64 & mask,
+        (Operand::F64(b), ScalarType::F32) => (f64::from_bits(*b) as f32).to_bits() as u64,
+        (Operand::F64(b), ScalarType::F64) => *b,
+        (Operand::F64(b), _) => *b & mask,
+        _ => return None,
+    })
+}
+
+fn cache_op(mods: &[&str]) -> CacheOp {
+    for m in mods {
+        return match *m {
+            "ca" => CacheOp::Ca,
+            "cg" => CacheOp::Cg,
+            "cs" => CacheOp::Cs,
+            "lu" => CacheOp::Lu,
+            "cv" => CacheOp::Cv,
+            "wb" => CacheOp::Wb,
+            "wt" => CacheOp::Wt,
+            "nc" => CacheOp::Nc,
+            _ => continue,
+        };
+    }
+    CacheOp::Default
+}
+
+fn space_of(mods: &[&str]) -> SpaceSel {
+    for m in mods {
+        let base = m.split("::").next().unwrap_or(m);
+        return match base {
+            "global" => SpaceSel::Space(Space::Global),
+            "shared" => SpaceSel::Space(Space::Shared),
+            "local" => SpaceSel::Space(Space::Local),
+            "const" => SpaceSel::Space(Space::Const),
+            "param" => SpaceSel::Space(Space::Param),
+            _ => continue,
+        };
+    }
+    SpaceSel::Generic
+}
+
+impl<'a> KernelBuilder<'a> {
+    fn err<T>(&self, span: Span, msg: impl Into<String>) -> Result<T, PtxError> {
+        Err(PtxError::at(self.src, span, msg))
+    }
+
+    fn kernel(&mut self, f: &ast::Function, m: &ast::Module) -> Result<Kernel, PtxError> {
+        // Shared layout: referenced module variables first, then function-scope ones as met.
+        let mut refs = HashSet::new();
+        let mut seen = HashSet::new();
+        self.collect_refs(f, &mut refs, &mut seen);
+        for name in self.shared_order {
+            if refs.contains(name.as_str()) {
+                if let Some(ModSym::Shared { size, align }) = self.syms.get(name) {
+                    self.place_shared(name, *size, *align);
+                }
+            }
+        }
+        // Function-scope `.shared` declarations (demoted variables) anywhere in the call tree.
+        let mut visited = HashSet::new();
+        self.place_local_shared(f, &mut visited);
+        let mut dyn_align = 16u64;
+        for name in &refs {
+            if let Some(ModSym::ExternShared { align }) = self.syms.get(*name) {
+                dyn_align = dyn_align.max(*align);
+            }
+        }
+        self.dyn_offset = self.shared_top.div_ceil(dyn_align) * dyn_align;
+
+        let mut params = Vec::new();
+        let mut frame = Frame::default();
+        let mut off = 0u32;
+        for p in &f.params {
+            let size = (p.elements() * p.ty.size() as u64) as u32;
+            let align = p.align.unwrap_or(p.ty.size()).max(1);
+            off = off.div_ceil(align) * align;
+            frame.params.insert(p.name.clone(), off as u64);
+            params.push(Param {
+                name: p.name.clone(),
+                ty: p.ty,
+                size,
+                offset: off,
+                align,
+            });
+            off += size;
+        }
+        let body = f.body.as_deref().unwrap_or(&[]);
+        self.call_stack.push(f.name.clone());
+        self.body(body, &mut frame)?;
+        self.call_stack.pop();
+        // A kernel that falls off its end exits.
+        self.push(Op::Exit, None, f.span);
+        let reqntid = f
+            .directives
+            .iter()
+            .find(|(d, _)| d == ".reqntid")
+            .map(|(_, v)| {
+                [
+                    v.first().copied().unwrap_or(1) as u32,
+                    v.get(1).copied().unwrap_or(1) as u32,
+                    v.get(2).copied().unwrap_or(1) as u32,
+                ]
+            });
+        Ok(Kernel {
+            name: f.name.clone(),
+            code: std::mem::take(&mut self.code),
+            info: std::mem::take(&mut self.info),
+            num_regs: self.num_regs,
+            num_preds: self.num_preds,
+            params,
+            param_bytes: off,
+            static_shared: self.shared_top as u32,
+            dynamic_shared_offset: self.dyn_offset as u32,
+            local_bytes: self.local_top as u32,
+            files: m.files.clone(),
+            reqntid,
+        })
+    }
+
+    fn place_shared(&mut self, key: &str, size: u64, align: u64) -> u64 {
+        if let Some(&a) = self.shared.get(key) {
+            return a;
+        }
+        let addr = self.shared_top.div_ceil(align.max(1)) * align.max(1);
+        self.shared_top = addr + size;
+        self.shared.insert(key.to_string(), addr);
+        addr
+    }
+
+    fn collect_refs(
+        &self,
+        f: &'a ast::Function,
+        refs: &mut HashSet<&'a str>,
+        seen: &mut HashSet<String>,
+    ) {
+        if !seen.insert(f.name.clone()) {
+            return;
+        }
+        fn walk<'f>(op: &'f Operand, out: &mut HashSet<&'f str>) {
+            match op {
+                Operand::Name(n) | Operand::SymOffset(n, _) => {
+                    out.insert(n.as_str());
+                }
+                Operand::Address(Some(n), _) => {
+                    out.insert(n.as_str());
+                }
+                Operand::Vector(v) | Operand::List(v) => v.iter().for_each(|o| walk(o, out)),
+                _ => {}
+            }
+        }
+        for s in f.body.as_deref().unwrap_or(&[]) {
+            if let Statement::Instr(i) = s {
+                for o in &i.operands {
+                    walk(o, refs);
+                }
+                if i.opcode == "call" {
+                    for o in &i.operands {
+                        if let Operand::Name(n) = o {
+                            if let Some(g) = self.funcs.get(n.as_str()) {
+                                self.collect_refs(g, refs, seen);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn place_local_shared(&mut self, f: &ast::Function, visited: &mut HashSet<String>) {
+        if !visited.insert(f.name.clone()) {
+            return;
+        }
+        for s in f.body.as_deref().unwrap_or(&[]) {
+            match s {
+                Statement::Decl(d) if d.space == DeclSpace::Shared => {
+                    let size = d.elements() * d.ty.size() as u64;
+                    let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+                    let key = format!("{}::{}", f.name, d.name);
+                    self.place_shared(&key, size, align);
+                }
+                Statement::Instr(i) if i.opcode == "call" => {
+                    for o in &i.operands {
+                        if let Operand::Name(n) = o {
+                            if let Some(g) = self.funcs.get(n.as_str()) {
+                                self.place_local_shared(g, visited);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn push(&mut self, op: Op, guard: Option<PredSrc>, span: Span) {
+        let (line, _) = line_col(self.src, span.start);
+        let text = self
+            .src
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.code.push(Inst { op, guard });
+        self.info.push(InstInfo {
+            ptx_line: line,
+            src_file: self.loc.0,
+            src_line: self.loc.1,
+            text,
+        });
+    }
+
+    fn new_reg(&mut self) -> Reg {
+        let r = self.num_regs as Reg;
+        self.num_regs += 1;
+        r
+    }
+
+    fn body(&mut self, body: &[Statement], frame: &mut Frame) -> Result<(), PtxError> {
+        let func_name = self.call_stack.last().cloned().unwrap_or_default();
+        for s in body {
+            match s {
+                Statement::Decl(d) => self.decl(d, frame, &func_name)?,
+                Statement::Label(l, _) => {
+                    frame.labels.insert(l.clone(), self.code.len() as u32);
+                }
+                Statement::Loc { file, line, .. } => {
+                    if *line != 0 {
+                        self.loc = (*file, *line);
+                    }
+                }
+                Statement::Open | Statement::Close => {}
+                Statement::Instr(i) => self.inst(i, frame)?,
+            }
+        }
+        for (pc, label, span) in std::mem::take(&mut frame.fixups) {
+            let Some(&t) = frame.labels.get(&label) else {
+                return self.err(span, format!("unknown label '{label}'"));
+            };
+            if let Op::Bra { target } = &mut self.code[pc].op {
+                *target = t;
+            }
+        }
+        Ok(())
+    }
+
+    fn decl(&mut self, d: &ast::VarDecl, frame: &mut Frame, func: &str) -> Result<(), PtxError> {
+        match d.space {
+            DeclSpace::Reg => {
+                let bytes = d.ty.size().min(8) as u8;
+                if d.vector.is_some() {
+                    return self.err(d.span, "vector registers are not supported");
+                }
+                let mut add = |name: String, kb: &mut Self| {
+                    let k = if d.ty == ScalarType::Pred {
+                        let p = kb.num_preds as PredReg;
+                        kb.num_preds += 1;
+                        RegKind::Pred(p)
+                    } else {
+                        RegKind::Gen(kb.new_reg(), bytes)
+                    };
+                    frame.regs.insert(name, k);
+                };
+                match d.range {
+                    Some(n) => {
+                        for i in 0..n {
+                            add(format!("{}{}", d.name, i), self);
+                        }
+                    }
+                    None => add(d.name.clone(), self),
+                }
+            }
+            DeclSpace::Local => {
+                let size = d.elements() * d.ty.size() as u64;
+                let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+                let addr = self.local_top.div_ceil(align) * align;
+                self.local_top = addr + size;
+                frame.locals.insert(d.name.clone(), addr);
+            }
+            DeclSpace::Param => {
+                let size = (d.elements() * d.ty.size() as u64).max(1);
+                let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+                let addr = self.local_top.div_ceil(align) * align;
+                self.local_top = addr + size;
+                frame.params.insert(d.name.clone(), PARAM_FRAME_BIT | addr);
+            }
+            DeclSpace::Shared => {
+                let key = format!("{func}::{}", d.name);
+                let addr = self.shared.get(&key).copied().unwrap_or(0);
+                frame.locals.remove(&d.name);
+                self.shared.insert(d.name.clone(), addr);
+            }
+            DeclSpace::Global | DeclSpace::Const => {
+                return self.err(
+                    d.span,
+                    "function-scope .global/.const variables are not supported",
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The address of a symbol in its own space.
+    fn sym_addr(&self, frame: &Frame, name: &str) -> Option<(Space, u64)> {
+        if let Some(&a) = frame.locals.get(name) {
+            return Some((Space::Local, a));
+        }
+        if let Some(&a) = frame.params.get(name) {
+            return Some((Space::Param, a));
+        }
+        if let Some(&a) = self.shared.get(name) {
+            return Some((Space::Shared, a));
+        }
+        match self.syms.get(name)? {
+            ModSym::Global(a) => Some((Space::Global, *a)),
+            ModSym::Const(a) => Some((Space::Const, *a)),
+            ModSym::ExternShared { .. } => Some((Space::Shared, self.dyn_offset)),
+            ModSym::Shared { .. } => self.shared.get(name).map(|a| (Space::Shared, *a)),
+        }
+    }
+
+    fn gen_reg(&self, frame: &Frame, op: &Operand, span: Span) -> Result<(Reg, u8), PtxError> {
+        match op {
+            Operand::Name(n) => match frame.regs.get(n) {
+                Some(RegKind::Gen(r, b)) => Ok((*r, *b)),
+                Some(RegKind::Pred(_)) => self.err(
+                    span,
+                    format!("'{n}' is a predicate where a register is needed"),
+                ),
+                None => self.err(span, format!("unknown register '{n}'")),
+            },
+            _ => self.err(span, format!("expected a register, found {}", describe(op))),
+        }
+    }
+
+    fn dst(&self, frame: &Frame, op: &Operand, span: Span) -> Result<Reg, PtxError> {
+        self.gen_reg(frame, op, span).map(|r| r.0)
+    }
+
+    fn pred_reg(&self, frame: &Frame, name: &str, span: Span) -> Result<PredReg, PtxError> {
+        match frame.regs.get(name) {
+            Some(RegKind::Pred(p)) => Ok(*p),
+            Some(_) => self.err(span, format!("'{name}' is not a predicate")),
+            None => self.err(span, format!("unknown predicate '{name}'")),
+        }
+    }
+
+    fn pred_src(&self, frame: &Frame, op: &Operand, span: Span) -> Result<PredSrc, PtxError> {
+        match op {
+            Operand::Name(n) => Ok(PredSrc {
+                reg: Some(self.pred_reg(frame, n, span)?),
+                neg: false,
+            }),
+            Operand::Not(n) => Ok(PredSrc {
+                reg: Some(self.pred_reg(frame, n, span)?),
+                neg: true,
+            }),
+            Operand::Int(v) => Ok(PredSrc {
+                reg: None,
+                neg: *v == 0,
+            }),
+            _ => self.err(
+                span,
+                format!("expected a predicate, found {}", describe(op)),
+            ),
+        }
+    }
+
+    fn src(
+        &self,
+        frame: &Frame,
+        op: &Operand,
+        ty: ScalarType,
+        span: Span,
+    ) -> Result<Src, PtxError> {
+        if let Some(b) = imm_bits(op, ty) {
+            return Ok(Src::Imm(b));
+        }
+        match op {
+            Operand::Name(n) => {
+                if let Some(k) = frame.regs.get(n) {
+                    return Ok(match k {
+                        RegKind::Gen(r, _) => Src::Reg(*r),
+                        RegKind::Pred(p) => Src::Pred(*p),
+                    });
+                }
+                if let Some(s) = sreg(n) {
+                    return Ok(Src::Sreg(s));
+                }
+                if let Some((_, a)) = self.sym_addr(frame, n) {
+                    return Ok(Src::Imm(a));
+                }
+                if self.funcs.contains_key(n.as_str()) {
+                    return self.err(
+                        span,
+                        format!("function addresses ('{n}') are not supported"),
+                    );
+                }
+                self.err(span, format!("unknown register or symbol '{n}'"))
+            }
+            Operand::SymOffset(n, off) => match self.sym_addr(frame, n) {
+                Some((_, a)) => Ok(Src::Imm(a.wrapping_add(*off as u64))),
+                None => self.err(span, format!("unknown symbol '{n}'")),
+            },
+            _ => self.err(span, format!("unexpected operand {}", describe(op))),
+        }
+    }
+
+    fn addr(&self, frame: &Frame, op: &Operand, span: Span) -> Result<Addr, PtxError> {
+        match op {
+            Operand::Address(None, off) => Ok(Addr {
+                base: None,
+                offset: *off,
+            }),
+            Operand::Address(Some(n), off) => {
+                if let Some(k) = frame.regs.get(n) {
+                    return match k {
+                        RegKind::Gen(r, _) => Ok(Addr {
+                            base: Some(*r),
+                            offset: *off,
+                        }),
+                        RegKind::Pred(_) => {
+                            self.err(span, format!("predicate '{n}' used as an address"))
+                        }
+                    };
+                }
+                match self.sym_addr(frame, n) {
+                    Some((_, a)) => Ok(Addr {
+                        base: None,
+                        offset: (a as i64).wrapping_add(*off),
+                    }),
+                    None => self.err(span, format!("unknown register or symbol '{n}' in address")),
+                }
+            }
+            _ => self.err(
+                span,
+                format!("expected an address [..], found {}", describe(op)),
+            ),
+        }
+    }
+
+    fn inst(&mut self, i: &ast::Instruction, frame: &mut Frame) -> Result<(), PtxError> {
+        let span = i.span;
+        let guard = match &i.guard {
+            None => None,
+            Some((neg, p)) => Some(PredSrc {
+                reg: Some(self.pred_reg(frame, p, span)?),
+                neg: *neg,
+            }),
+        };
+        let mods: Vec<&str> = i.mods.iter().map(|s| s.as_str()).collect();
+        let types: Vec<ScalarType> = mods
+            .iter()
+            .filter_map(|m| ScalarType::from_suffix(m))
+            .collect();
+        let ty = types.last().copied();
+        let ops = &i.operands;
+        let need = |n: usize| -> Result<(), PtxError> {
+            if ops.len() < n {
+                Err(PtxError::at(
+                    self.src,
+                    span,
+                    format!("'{}' needs {n} operands, found {}", i.opcode, ops.len()),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let need_ty = || -> Result<ScalarType, PtxError> {
+            ty.ok_or_else(|| {
+                PtxError::at(
+                    self.src,
+                    span,
+                    format!("'{}' needs a type suffix such as .u32", i.opcode),
+                )
+            })
+        };
+        let op = match i.opcode.as_str() {
+            "ld" | "ldu" => {
+                need(2)?;
+                let ty = need_ty()?;
+                let space = space_of(&mods);
+                let mut cache = cache_op(&mods);
+                if i.opcode == "ldu" {
+                    cache = CacheOp::Nc;
+                }
+                let dregs: Vec<&Operand> = match &ops[0] {
+                    Operand::Vector(v) => v.iter().collect(),
+                    o => vec![o],
+                };
+                let mut d = Vec::new();
+                let mut dst_bytes = 8u8;
+                for o in dregs {
+                    if matches!(o, Operand::Name(n) if n == "_") {
+                        d.push(None);
+                    } else {
+                        let (r, b) = self.gen_reg(frame, o, span)?;
+                        dst_bytes = b;
+                        d.push(Some(r));
+                    }
+                }
+                let addr = self.addr(frame, &ops[1], span)?;
+                Op::Ld {
+                    space,
+                    ty,
+                    d,
+                    dst_bytes,
+                    addr,
+                    cache,
+                }
+            }
+            "st" => {
+                need(2)?;
+                let ty = need_ty()?;
+                let space = space_of(&mods);
+                let s: Vec<Src> = match &ops[1] {
+                    Operand::Vector(v) => v
+                        .iter()
+                        .map(|o| self.src(frame, o, ty, span))
+                        .collect::<Result<_, _>>()?,
+                    o => vec![self.src(frame, o, ty, span)?],
+                };
+                let addr = self.addr(frame, &ops[0], span)?;
+                Op::St {
+                    space,
+                    ty,
+                    s,
+                    addr,
+                    cache: cache_op(&mods),
+                }
+            }
+            "atom" | "red" => {
+                let is_red = i.opcode == "red";
+                let ty = need_ty()?;
+                let space = space_of(&mods);
+                let opname = mods
+                    .iter()
+                    .find(|m| {
+                        matches!(
+                            **m,
+                            "add"
+                                | "min"
+                                | "max"
+                                | "inc"
+                                | "dec"
+                                | "cas"
+                                | "exch"
+                                | "and"
+                                | "or"
+                                | "xor"
+                        )
+                    })
+                    .copied()
+                    .unwrap_or("");
+                let aop = match opname {
+                    "add" if ty.is_float() => AtomOp::FAdd,
+                    "add" => AtomOp::Add,
+                    "min" => AtomOp::Min,
+                    "max" => AtomOp::Max,
+                    "inc" => AtomOp::Inc,
+                    "dec" => AtomOp::Dec,
+                    "cas" => AtomOp::Cas,
+                    "exch" => AtomOp::Exch,
+                    "and" => AtomOp::And,
+                    "or" => AtomOp::Or,
+                    "xor" => AtomOp::Xor,
+                    _ => {
+                        return self.err(
+                            span,
+                            format!("unsupported atomic operation '{}'", i.mods.join(".")),
+                        )
+                    }
+                };
+                if mods.iter().any(|m| m.starts_with('v') && m.len() == 2) {
+                    return self.err(span, "vector atomics are not supported");
+                }
+                let (d, rest) = if is_red {
+                    (None, &ops[..])
+                } else {
+                    need(3)?;
+                    (Some(self.dst(frame, &ops[0], span)?), &ops[1..])
+                };
+                if rest.len() < 2 {
+                    return self.err(span, "atomic needs an address and a value");
+                }
+                let addr = self.addr(frame, &rest[0], span)?;
+                let b = self.src(frame, &rest[1], ty, span)?;
+                let c = match rest.get(2) {
+                    Some(o) => self.src(frame, o, ty, span)?,
+                    None => Src::Imm(0),
+                };
+                if aop == AtomOp::Cas && rest.len() < 3 {
+                    return self.err(span, "atom.cas needs a compare and a swap value");
+                }
+                Op::Atom {
+                    space,
+                    op: aop,
+                    ty,
+                    d,
+                    addr,
+                    b,
+                    c,
+                    kind: if is_red {
+                        AccessKind::Reduction
+                    } else {
+                        AccessKind::Atomic
+                    },
+                }
+            }
+            "mov" => {
+                need(2)?;
+                let ty = need_ty()?;
+                if ty == ScalarType::Pred {
+                    let d = match &ops[0] {
+                        Operand::Name(n) => self.pred_reg(frame, n, span)?,
+                        o => {
+                            return self
+                                .err(span, format!("expected a predicate, found {}", describe(o)))
+                        }
+                    };
+                    let a = self.pred_src(frame, &ops[1], span)?;
+                    Op::PredOp {
+                        op: PredLogic::Mov,
+                        d,
+                        a,
+                        b: PredSrc::TRUE,
+                    }
+                } else if let Operand::Vector(parts) = &ops[1] {
+                    // Pack: mov.b64 %rd, {%r1, %r2}
+                    let d = self.dst(frame, &ops[0], span)?;
+                    let n = parts.len();
+                    let ety = match (ty.bits(), n) {
+                        (64, 2) => ScalarType::B32,
+                        (32, 2) | (64, 4) => ScalarType::B16,
+                        (32, 4) => ScalarType::B8,
+                        _ => return self.err(span, "unsupported vector mov"),
+                    };
+                    let srcs: Vec<Src> = parts
+                        .iter()
+                        .map(|o| self.src(frame, o, ety, span))
+                        .collect::<Result<_, _>>()?;
+                    let f: LaneFn = match (ety.bits(), n) {
+                        (32, 2) => |a, b, _, _| (a & 0xffff_ffff) | (b << 32),
+                        (16, 2) => |a, b, _, _| (a & 0xffff) | ((b & 0xffff) << 16),
+                        (16, 4) => |a, b, c, e| {
+                            (a & 0xffff)
+                                | ((b & 0xffff) << 16)
+                                | ((c & 0xffff) << 32)
+                                | ((e & 0xffff) << 48)
+                        },
+                        _ => |a, b, c, e| {
+                            (a & 0xff) | ((b & 0xff) << 8) | ((c & 0xff) << 16) | ((e & 0xff) << 24)
+                        },
+                    };
+                    let g = |k: usize| srcs.get(k).copied().unwrap_or(Src::Imm(0));
+                    Op::Alu {
+                        f,
+                        d,
+                        a: g(0),
+                        b: g(1),
+                        c: g(2),
+                        e: g(3),
+                    }
+                } else if let Operand::Vector(parts) = &ops[0] {
+                    // Unpack: mov.b64 {%r1, %r2}, %rd
+                    let a = self.src(frame, &ops[1], ty, span)?;
+                    let n = parts.len() as u32;
+                    let w = ty.bits() / n;
+                    for (k, p) in parts.iter().enumerate() {
+                        if matches!(p, Operand::Name(n) if n == "_") {
+                            continue;
+                        }
+                        let d = self.dst(frame, p, span)?;
+                        let f: LaneFn = match w {
+                            32 => |a, sh, _, _| (a >> sh) & 0xffff_ffff,
+                            16 => |a, sh, _, _| (a >> sh) & 0xffff,
+                            _ => |a, sh, _, _| (a >> sh) & 0xff,
+                        };
+                        self.push(
+                            Op::Alu {
+                                f,
+                                d,
+                                a,
+                                b: Src::Imm((k as u32 * w) as u64),
+                                c: Src::Imm(0),
+                                e: Src::Imm(0),
+                            },
+                            guard,
+                            span,
+                        );
+                    }
+                    return Ok(());
+                } else {
+                    let d = self.dst(frame, &ops[0], span)?;
+                    let a = self.src(frame, &ops[1], ty, span)?;
+                    let f = alu::select("mov", &[], if ty.is_float() { ty } else { bits_ty(ty) })
+                        .or_else(|e| self.err(span, e))?;
+                    Op::Alu {
+                        f,
+                        d,
+                        a,
+                        b: Src::Imm(0),
+                        c: Src::Imm(0),
+                        e: Src::Imm(0),
+                    }
+                }
+            }
+            "and" | "or" | "xor" | "not" if ty == Some(ScalarType::Pred) => {
+                need(2)?;
+                let d = match &ops[0] {
+                    Operand::Name(n) => self.pred_reg(frame, n, span)?,
+                    o => {
+                        return self
+                            .err(span, format!("expected a predicate, found {}", describe(o)))
+                    }
+                };
+                let a = self.pred_src(frame, &ops[1], span)?;
+                let (op, b) = match i.opcode.as_str() {
+                    "not" => (PredLogic::Mov, PredSrc::TRUE),
+                    o => {
+                        need(3)?;
+                        let b = self.pred_src(frame, &ops[2], span)?;
+                        (
+                            match o {
+                                "and" => PredLogic::And,
+                                "or" => PredLogic::Or,
+                                _ => PredLogic::Xor,
+                            },
+                            b,
+                        )
+                    }
+                };
+                let a = if i.opcode == "not" {
+                    PredSrc {
+                        reg: a.reg,
+                        neg: !a.neg,
+                    }
+                } else {
+                    a
+                };
+                Op::PredOp { op, d, a, b }
+            }
+            "add" | "sub" | "mad" | "addc" | "subc" | "madc"
+                if mods.contains(&"cc") || i.opcode.ends_with('c') && i.opcode != "mad" =>
+            {
+                let ty = need_ty()?;
+                let cin = i.opcode.ends_with('c');
+                let cout = mods.contains(&"cc");
+                let base = i.opcode.trim_end_matches('c');
+                let base = if base == "ma" { "mad" } else { base };
+                let wide64 = ty.bits() == 64;
+                let hi = mods.contains(&"hi");
+                let f: fn(u64, u64, u64, u64) -> (u64, u64) = match (base, wide64, hi) {
+                    ("add", false, _) => |a, b, _, ci| {
+                        let s = (a & 0xffff_ffff) + (b & 0xffff_ffff) + ci;
+                        (s & 0xffff_ffff, s >> 32)
+                    },
+                    ("add", true, _) => |a, b, _, ci| {
+                        let (s1, c1) = a.overflowing_add(b);
+                        let (s2, c2) = s1.overflowing_add(ci);
+                        (s2, (c1 | c2) as u64)
+                    },
+                    ("sub", false, _) => |a, b, _, ci| {
+                        let s = (a & 0xffff_ffff)
+                            .wrapping_sub(b & 0xffff_ffff)
+                            .wrapping_sub(ci);
+                        (s & 0xffff_ffff, (s >> 63) & 1)
+                    },
+                    ("sub", true, _) => |a, b, _, ci| {
+                        let (s1, c1) = a.overflowing_sub(b);
+                        let (s2, c2) = s1.overflowing_sub(ci);
+                        (s2, (c1 | c2) as u64)
+                    },
+                    ("mad", false, false) => |a, b, c, ci| {
+                        let p = ((a as u32).wrapping_mul(b as u32)) as u64;
+                        let s = p + (c & 0xffff_ffff) + ci;
+                        (s & 0xffff_ffff, s >> 32)
+                    },
+                    ("mad", false, true) => |a, b, c, ci| {
+                        let p = ((a & 0xffff_ffff) * (b & 0xffff_ffff)) >> 32;
+                        let s = p + (c & 0xffff_ffff) + ci;
+                        (s & 0xffff_ffff, s >> 32)
+                    },
+                    ("mad", true, false) => |a, b, c, ci| {
+                        let s = (a.wrapping_mul(b) as u128) + c as u128 + ci as u128;
+                        (s as u64, (s >> 64) as u64)
+                    },
+                    ("mad", true, true) => |a, b, c, ci| {
+                        let p = ((a as u128 * b as u128) >> 64) as u64;
+                        let s = p as u128 + c as u128 + ci as u128;
+                        (s as u64, (s >> 64) as u64)
+                    },
+                    _ => {
+                        return self.err(
+                            span,
+                            format!(
+                                "unsupported instruction '{}.{}'",
+                                i.opcode,
+                                i.mods.join(".")
+                            ),
+                        )
+                    }
+                };
+                need(3)?;
+                let d = self.dst(frame, &ops[0], span)?;
+                let a = self.src(frame, &ops[1], ty, span)?;
+                let b = self.src(frame, &ops[2], ty, span)?;
+                let c = match ops.get(3) {
+                    Some(o) => self.src(frame, o, ty, span)?,
+                    None => Src::Imm(0),
+                };
+                let cc = match self.carry_reg {
+                    Some(r) => r,
+                    None => {
+                        let r = self.new_reg();
+                        self.carry_reg = Some(r);
+                        r
+                    }
+                };
+                Op::Carry {
+                    f,
+                    d,
+                    a,
+                    b,
+                    c,
+                    cin,
+                    cout,
+                    cc,
+                }
+            }
+            "add" | "sub" | "mul" | "mad" | "mul24" | "mad24" | "div" | "rem" | "abs" | "neg"
+            | "min" | "max" | "popc" | "clz" | "brev" | "and" | "or" | "xor" | "not" | "cnot"
+            | "shl" | "shr" | "bfe" | "bfi" | "bfind" | "prmt" | "shf" | "sad" | "fma" | "rcp"
+            | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "copysign" => {
+                let ty = need_ty()?;
+                let f = alu::select(&i.opcode, &mods, ty).or_else(|e| self.err(span, e))?;
+                need(2)?;
+                let d = self.dst(frame, &ops[0], span)?;
+                // Source types: shifts and bfe/bfi take .u32 amounts; prmt/popc/clz use the type.
+                let sty = |k: usize| -> ScalarType {
+                    match (i.opcode.as_str(), k) {
+                        ("shl" | "shr", 2) | ("bfe", 2 | 3) | ("bfi", 3 | 4) | ("shf", 3) => {
+                            ScalarType::U32
+                        }
+                        _ => ty,
+                    }
+                };
+                let mut s = [Src::Imm(0); 4];
+                for (k, o) in ops.iter().enumerate().skip(1).take(4) {
+                    s[k - 1] = self.src(frame, o, sty(k), span)?;
+                }
+                Op::Alu {
+                    f,
+                    d,
+                    a: s[0],
+                    b: s[1],
+                    c: s[2],
+                    e: s[3],
+                }
+            }
+            "testp" => {
+                need(2)?;
+                let ty = need_ty()?;
+                let mode = mods.first().copied().unwrap_or("");
+                let cmp = fsel::select_testp(mode, ty).or_else(|e| self.err(span, e))?;
+                let d = match &ops[0] {
+                    Operand::Name(n) => self.pred_reg(frame, n, span)?,
+                    o => {
+                        return self
+                            .err(span, format!("expected a predicate, found {}", describe(o)))
+                    }
+                };
+                let a = self.src(frame, &ops[1], ty, span)?;
+                Op::Setp {
+                    cmp,
+                    d,
+                    d2: None,
+                    a,
+                    b: Src::Imm(0),
+                    bop: None,
+                }
+            }
+            "setp" | "set" => {
+                need(3)?;
+                let sty = need_ty()?;
+                let cmpname = mods.first().copied().unwrap_or("");
+                let cmp = alu::select_cmp(cmpname, sty).or_else(|e| self.err(span, e))?;
+                let bop = match mods.get(1).copied() {
+                    Some("and") => Some(BoolOp::And),
+                    Some("or") => Some(BoolOp::Or),
+                    Some("xor") => Some(BoolOp::Xor),
+                    _ => None,
+                };
+                let bop = match bop {
+                    Some(b) => {
+                        need(4)?;
+                        Some((b, self.pred_src(frame, &ops[3], span)?))
+                    }
+                    None => None,
+                };
+                let a = self.src(frame, &ops[1], sty, span)?;
+                let b = self.src(frame, &ops[2], sty, span)?;
+                if i.opcode == "setp" {
+                    let (d, d2) = match &ops[0] {
+                        Operand::Name(n) => (self.pred_reg(frame, n, span)?, None),
+                        Operand::Pair(p, q) => (
+                            self.pred_reg(frame, p, span)?,
+                            Some(self.pred_reg(frame, q, span)?),
+                        ),
+                        o => {
+                            return self
+                                .err(span, format!("expected a predicate, found {}", describe(o)))
+                        }
+                    };
+                    Op::Setp {
+                        cmp,
+                        d,
+                        d2,
+                        a,
+                        b,
+                        bop,
+                    }
+                } else {
+                    let dty = types.first().copied().unwrap_or(ScalarType::U32);
+                    let one = if dty == ScalarType::F32 {
+                        1.0f32.to_bits() as u64
+                    } else {
+                        0xffff_ffff
+                    };
+                    let d = self.dst(frame, &ops[0], span)?;
+                    Op::Set {
+                        cmp,
+                        d,
+                        a,
+                        b,
+                        bop,
+                        one,
+                    }
+                }
+            }
+            "selp" => {
+                need(4)?;
+                let ty = need_ty()?;
+                let d = self.dst(frame, &ops[0], span)?;
+                let a = self.src(frame, &ops[1], ty, span)?;
+                let b = self.src(frame, &ops[2], ty, span)?;
+                let p = self.pred_src(frame, &ops[3], span)?;
+                Op::Selp { d, a, b, p }
+            }
+            "slct" => {
+                need(4)?;
+                let dty = types.first().copied().unwrap_or(ScalarType::U32);
+                let cty = need_ty()?;
+                let f: LaneFn = if cty == ScalarType::F32 {
+                    if mods.contains(&"ftz") {
+                        |a, b, c, _| {
+                            if crate::exec::fround::in32(c, true) >= 0.0 {
+                                a
+                            } else {
+                                b
+                            }
+                        }
+                    } else {
+                        |a, b, c, _| {
+                            if f32::from_bits(c as u32) >= 0.0 {
+                                a
+                            } else {
+                                b
+                            }
+                        }
+                    }
+                } else {
+                    |a, b, c, _| if (c as i32) >= 0 { a } else { b }
+                };
+                let d = self.dst(frame, &ops[0], span)?;
+                Op::Alu {
+                    f,
+                    d,
+                    a: self.src(frame, &ops[1], dty, span)?,
+                    b: self.src(frame, &ops[2], dty, span)?,
+                    c: self.src(frame, &ops[3], cty, span)?,
+                    e: Src::Imm(0),
+                }
+            }
+            "cvt" => {
+                need(2)?;
+                if types.len() < 2 {
+                    return self.err(span, "cvt needs a destination and a source type");
+                }
+                let (dst, srct) = (types[0], types[1]);
+                let rnd = alu::rounding(&mods);
+                let int_rnd = mods
+                    .iter()
+                    .any(|m| matches!(*m, "rni" | "rzi" | "rmi" | "rpi"));
+                let d = self.dst(frame, &ops[0], span)?;
+                if matches!(dst, ScalarType::F16x2 | ScalarType::BF16x2) {
+                    need(3)?;
+                    let a = self.src(frame, &ops[1], srct, span)?;
+                    let b = self.src(frame, &ops[2], srct, span)?;
+                    let f: LaneFn = if dst == ScalarType::F16x2 {
+                        |a, b, _, _| {
+                            let h = |x: u64| {
+                                half::f16::from_f32(f32::from_bits(x as u32)).to_bits() as u64
+                            };
+                            h(a) << 16 | h(b)
+                        }
+                    } else {
+                        |a, b, _, _| {
+                            let h = |x: u64| {
+                                half::bf16::from_f32(f32::from_bits(x as u32)).to_bits() as u64
+                            };
+                            h(a) << 16 | h(b)
+                        }
+                    };
+                    Op::Alu {
+                        f,
+                        d,
+                        a,
+                        b,
+                        c: Src::Imm(0),
+                        e: Src::Imm(0),
+                    }
+                } else {
+                    let a = self.src(frame, &ops[1], srct, span)?;
+                    Op::Cvt {
+                        d,
+                        a,
+                        dst,
+                        src: srct,
+                        rnd,
+                        int_rnd,
+                        sat: mods.contains(&"sat"),
+                        ftz: mods.contains(&"ftz"),
+                    }
+                }
+            }
+            "cvta" => {
+                need(2)?;
+                let to = mods.first() == Some(&"to");
+                let space = match space_of(&mods) {
+                    SpaceSel::Space(s) => s,
+                    SpaceSel::Generic => return self.err(span, "cvta needs a state space"),
+                };
+                let d = self.dst(frame, &ops[0], span)?;
+                let a = self.src(frame, &ops[1], ScalarType::U64, span)?;
+                Op::Cvta {
+                    d,
+                    a,
+                    space,
+                    to_generic: !to,
+                }
+            }
+            "bra" | "brx" => {
+                if i.opcode == "brx" {
+                    return self.err(span, "brx.idx is not supported");
+                }
+                need(1)?;
+                let label = match &ops[0] {
+                    Operand::Name(n) => n.clone(),
+                    o => return self.err(span, format!("expected a label, found {}", describe(o))),
+                };
+                frame.fixups.push((self.code.len(), label, span));
+                Op::Bra { target: 0 }
+            }
+            "ret" => {
+                if frame.inlined {
+                    frame.rets.push(self.code.len());
+                    Op::Bra { target: 0 }
+                } else {
+                    Op::Exit
+                }
+            }
+            "exit" => Op::Exit,
+            "trap" => return self.err(span, "trap is not supported"),
+            "call" => return self.call(i, frame, guard),
+            "bar" | "barrier" => {
+                let m0 = mods.first().copied().unwrap_or("sync");
+                if m0 == "warp" {
+                    Op::Nop
+                } else if m0 == "red" {
+                    let opn = mods.get(1).copied().unwrap_or("");
+                    let op = match opn {
+                        "popc" => ReduxOp::Add,
+                        "and" => ReduxOp::And,
+                        "or" => ReduxOp::Or,
+                        _ => return self.err(span, format!("unsupported bar.red.{opn}")),
+                    };
+                    need(3)?;
+                    let d = match (&ops[0], op) {
+                        (Operand::Name(n), ReduxOp::Add) => {
+                            Src::Reg(self.dst(frame, &Operand::Name(n.clone()), span)?)
+                        }
+                        (Operand::Name(n), _) => Src::Pred(self.pred_reg(frame, n, span)?),
+                        (o, _) => return self.err(span, format!("unexpected {}", describe(o))),
+                    };
+                    let id = self.src(frame, &ops[1], ScalarType::U32, span)?;
+                    let p = self.pred_src(frame, ops.last().unwrap_or(&ops[2]), span)?;
+                    Op::BarRed { d, op, id, p }
+                } else {
+                    let arrive = m0 == "arrive";
+                    let id = match ops.first() {
+                        Some(o) => self.src(frame, o, ScalarType::U32, span)?,
+                        None => Src::Imm(0),
+                    };
+                    let count = match ops.get(1) {
+                        Some(o) => Some(self.src(frame, o, ScalarType::U32, span)?),
+                        None => None,
+                    };
+                    Op::Bar { id, count, arrive }
+                }
+            }
+            "membar" | "fence" | "nanosleep" | "prefetch" | "prefetchu" | "pmevent" | "discard"
+            | "applypriority" => Op::Nop,
+            "activemask" => {
+                need(1)?;
+                Op::Activemask {
+                    d: self.dst(frame, &ops[0], span)?,
+                }
+            }
+            "shfl" => {
+                need(4)?;
+                let mode = match mods
+                    .iter()
+                    .find(|m| matches!(**m, "up" | "down" | "bfly" | "idx"))
+                    .copied()
+                {
+                    Some("up") => ShflMode::Up,
+                    Some("down") => ShflMode::Down,
+                    Some("bfly") => ShflMode::Bfly,
+                    Some("idx") => ShflMode::Idx,
+                    _ => return self.err(span, "shfl needs .up, .down, .bfly or .idx"),
+                };
+                let (d, p) = match &ops[0] {
+                    Operand::Pair(r, p) => (
+                        self.dst(frame, &Operand::Name(r.clone()), span)?,
+                        Some(self.pred_reg(frame, p, span)?),
+                    ),
+                    o => (self.dst(frame, o, span)?, None),
+                };
+                Op::Shfl {
+                    mode,
+                    d,
+                    p,
+                    a: self.src(frame, &ops[1], ScalarType::B32, span)?,
+                    b: self.src(frame, &ops[2], ScalarType::B32, span)?,
+                    c: self.src(frame, &ops[3], ScalarType::B32, span)?,
+                }
+            }
+            "vote" => {
+                need(2)?;
+                let mode = match mods
+                    .iter()
+                    .find(|m| matches!(**m, "all" | "any" | "uni" | "ballot"))
+                    .copied()
+                {
+                    Some("all") => VoteMode::All,
+                    Some("any") => VoteMode::Any,
+                    Some("uni") => VoteMode::Uni,
+                    Some("ballot") => VoteMode::Ballot,
+                    _ => return self.err(span, "vote needs .all, .any, .uni or .ballot"),
+                };
+                let d = if mode == VoteMode::Ballot {
+                    Src::Reg(self.dst(frame, &ops[0], span)?)
+                } else {
+                    match &ops[0] {
+                        Operand::Name(n) => Src::Pred(self.pred_reg(frame, n, span)?),
+                        o => {
+                            return self
+                                .err(span, format!("expected a predicate, found {}", describe(o)))
+                        }
+                    }
+                };
+                let a = self.pred_src(frame, &ops[1], span)?;
+                Op::Vote { mode, d, a }
+            }
+            "match" => {
+                need(2)?;
+                let all = mods.contains(&"all");
+                let ty = need_ty()?;
+                let (d, p) = match &ops[0] {
+                    Operand::Pair(r, p) => (
+                        self.dst(frame, &Operand::Name(r.clone()), span)?,
+                        Some(self.pred_reg(frame, p, span)?),
+                    ),
+                    o => (self.dst(frame, o, span)?, None),
+                };
+                Op::Match {
+                    all,
+                    d,
+                    p,
+                    a: self.src(frame, &ops[1], ty, span)?,
+                    wide: ty.bits() == 64,
+                }
+            }
+            "redux" => {
+                need(2)?;
+                let ty = need_ty()?;
+                let op = match mods
+                    .iter()
+                    .find(|m| matches!(**m, "add" | "min" | "max" | "and" | "or" | "xor"))
+                    .copied()
+                {
+                    Some("add") => ReduxOp::Add,
+                    Some("min") => ReduxOp::Min,
+                    Some("max") => ReduxOp::Max,
+                    Some("and") => ReduxOp::And,
+                    Some("or") => ReduxOp::Or,
+                    Some("xor") => ReduxOp::Xor,
+                    _ => return self.err(span, "unsupported redux.sync operation"),
+                };
+                Op::Redux {
+                    op,
+                    signed: ty.is_signed(),
+                    d: self.dst(frame, &ops[0], span)?,
+                    a: self.src(frame, &ops[1], ty, span)?,
+                }
+            }
+            other => {
+                let full = if i.mods.is_empty() {
+                    other.to_string()
+                } else {
+                    format!("{other}.{}", i.mods.join("."))
+                };
+                return self.err(span, format!("unsupported instruction '{full}'"));
+            }
+        };
+        self.push(op, guard, span);
+        Ok(())
+    }
+
+    /// Inlines `call (rets), func, (args);`.
+    fn call(
+        &mut self,
+        i: &ast::Instruction,
+        frame: &mut Frame,
+        guard: Option<PredSrc>,
+    ) -> Result<(), PtxError> {
+        let span = i.span;
+        if guard.is_some() {
+            return self.err(span, "predicated calls are not supported");
+        }
+        // Operands: [ (rets) ,] name [, (args)] [, prototype]
+        let mut it = i.operands.iter();
+        let mut rets: Vec<&Operand> = Vec::new();
+        let mut first = it.next();
+        if let Some(Operand::List(r)) = first {
+            rets = r.iter().collect();
+            first = it.next();
+        }
+        let name = match first {
+            Some(Operand::Name(n)) => n.clone(),
+            _ => return self.err(span, "call needs a function name"),
+        };
+        let args: Vec<&Operand> = match it.next() {
+            Some(Operand::List(a)) => a.iter().collect(),
+            _ => Vec::new(),
+        };
+        let Some(&f) = self.funcs.get(name.as_str()) else {
+            if frame.regs.contains_key(&name) {
+                return self.err(span, "indirect calls are not supported");
+            }
+            return self.err(span, format!("call to unknown function '{name}'"));
+        };
+        let Some(body) = f.body.as_deref() else {
+            return self.err(span, format!("call to '{name}', which has no body in this module (extern functions such as vprintf are not supported)"));
+        };
+        if self.call_stack.contains(&name) || self.call_stack.len() > MAX_CALL_DEPTH {
+            return self.err(span, format!("recursive call to '{name}' is not supported"));
+        }
+        let mut callee = Frame {
+            inlined: true,
+            ..Frame::default()
+        };
+        let bind = |decls: &[ast::VarDecl],
+                    ops: &[&Operand],
+                    callee: &mut Frame,
+                    kb: &Self|
+         -> Result<(), PtxError> {
+            if decls.len() != ops.len() {
+                return kb.err(
+                    span,
+                    format!(
+                        "'{name}' takes {} values here, {} given",
+                        decls.len(),
+                        ops.len()
+                    ),
+                );
+            }
+            for (d, o) in decls.iter().zip(ops) {
+                match o {
+                    Operand::Name(n) => match frame.params.get(n) {
+                        Some(&a) => {
+                            callee.params.insert(d.name.clone(), a);
+                        }
+                        None => {
+                            return kb.err(
+                                span,
+                                format!("call argument '{n}' must be a .param variable"),
+                            )
+                        }
+                    },
+                    _ => return kb.err(span, "call arguments must be .param variables"),
+                }
+            }
+            Ok(())
+        };
+        bind(&f.returns, &rets, &mut callee, self)?;
+        bind(&f.params, &args, &mut callee, self)?;
+        self.call_stack.push(name);
+        let saved_loc = self.loc;
+        self.body(body, &mut callee)?;
+        self.loc = saved_loc;
+        self.call_stack.pop();
+        let end = self.code.len() as u32;
+        for pc in callee.rets {
+            if let Op::Bra { target } = &mut self.code[pc].op {
+                *target = end;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn bits_ty(ty: ScalarType) -> ScalarType {
+    match ty.bits() {
+        8 | 16 => ScalarType::B16,
+        32 => ScalarType::B32,
+        _ => ScalarType::B64,
+    }
+}
+
+fn describe(op: &Operand) -> String {
+    match op {
+        Operand::Name(n) => format!("'{n}'"),
+        Operand::Not(n) => format!("'!{n}'"),
+        Operand::Int(v) => format!("'{v}'"),
+        Operand::F32(b) => format!("'0f{b:08X}'"),
+        Operand::F64(b) => format!("'0d{b:016X}'"),
+        Operand::SymOffset(n, o) => format!("'{n}+{o}'"),
+        Operand::Address(..) => "an address".to_string(),
+        Operand::Vector(_) => "a vector".to_string(),
+        Operand::Pair(a, b) => format!("'{a}|{b}'"),
+        Operand::List(_) => "a list".to_string(),
+    }
+}
