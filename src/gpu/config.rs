@@ -5,8 +5,9 @@
 //!   per Compute Capability" and section "Compute Capability 9.0" (shared memory capacities).
 //! - [PROPS] `tests/hw/h200/device_props.txt`: `cudaGetDeviceProperties` on a real H200,
 //!   recorded with the command and versions that produced it.
-//! - [OCC] the CUDA Occupancy Calculator's allocation rules, as checked against
-//!   `cudaOccupancyMaxActiveBlocksPerMultiprocessor` in `tests/hw/h200/occupancy.csv`.
+//! - [OCC] the CUDA Occupancy Calculator's allocation rules (`cuda_occupancy.h`, CUDA 13 toolkit),
+//!   as checked against `cudaOccupancyMaxActiveBlocksPerMultiprocessor` in
+//!   `tests/hw/h200/occupancy.csv` (produced by `tests/hw/occupancy/occupancy.cu`).
 
 /// Everything a model needs to know about one GPU.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +42,12 @@ pub struct GpuConfig {
     pub reg_alloc_unit: u32,
     /// Unified L1/shared memory per SM in bytes [CPG].
     pub l1_shared_bytes_per_sm: u32,
+    /// Largest shared-memory capacity an SM can be configured with, in bytes
+    /// (`cudaDeviceProp::sharedMemPerMultiprocessor`) [CPG, 9.0; PROPS].
+    pub max_shared_per_sm: u32,
+    /// SM sub-partitions (processing blocks); registers are allocated per sub-partition [OCC,
+    /// `cudaOccSubPartitionsPerMultiprocessor` in `cuda_occupancy.h`].
+    pub sub_partitions_per_sm: u32,
     /// Shared-memory capacities (KiB) the carveout may select [CPG, 9.0].
     pub shared_carveout_kib: &'static [u32],
     /// Shared memory per block without the opt-in (the "48 KB wall") [CPG].
@@ -82,6 +89,8 @@ pub const H200: GpuConfig = GpuConfig {
     max_regs_per_thread: 255,
     reg_alloc_unit: 256,
     l1_shared_bytes_per_sm: 256 * 1024,
+    max_shared_per_sm: 228 * 1024,
+    sub_partitions_per_sm: 4,
     shared_carveout_kib: &[0, 8, 16, 32, 64, 100, 132, 164, 196, 228],
     max_shared_per_block: 48 * 1024,
     max_shared_per_block_optin: 227 * 1024,
