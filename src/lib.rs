@@ -5,5 +5,6 @@
 //! ─▶ [`report`].
 #![warn(missing_docs)]
 
+pub mod frontend;
 pub mod gpu;
 pub mod mem;
