@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod exec;
+pub mod frontend;
 pub mod gpu;
 pub mod ir;
 pub mod mem;
