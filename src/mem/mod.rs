@@ -1,3 +1,7 @@
 //! Memory: the functional spaces the executor reads and writes, the request it emits, and the
 //! models (banks, coalescing, caches) that consume those requests.
+pub mod coalesce;
+pub mod constant;
+pub mod counters;
 pub mod request;
+pub mod shared_banks;
