@@ -1,0 +1,110 @@
+//! The constant cache: how many serialized requests one warp-level constant load needs.
+//!
+//! Rule: a constant-memory read is served at the rate of one address per request; when the lanes
+//! of a warp read different addresses the request is split into as many requests as there are
+//! distinct addresses (CUDA C++ Programming Guide, "Device Memory Accesses / Constant Memory":
+//! "a request is then split into as many separate requests as there are different memory
+//! addresses in the initial request, decreasing throughput by a factor equal to the number of
+//! separate requests"). Measured on an H200: one extra request per additional distinct address
+//! in the warp (`/work/shared/design.md`).
+//!
+//! What "different address" means is decided here, as a **hypothesis** to be checked by the
+//! `const_bytes` launches of `tests/hw/kernels/constant.cu`: addresses are compared by the
+//! naturally aligned unit the constant cache returns, at least a 4-byte word, i.e. by
+//! `addr / max(width, 4)`. Lanes reading different bytes of one word therefore share a request.
+//!
+//! Nsight Compute has no metric that counts these per-address requests under the `l1tex` names;
+//! its `idc__requests` (IDC = the indexed constant cache that serves `LDC`) counts requests to that
+//! cache, and the validation kernels ask for it so its relation to this count can be measured.
+//! Until then the counters report a gpumemsim-own name (see `counters.rs`).
+
+use crate::mem::request::MemRequest;
+
+/// Constant-cache requests for `req`: the number of distinct aligned units (see module docs)
+/// among the active lanes; 1 when the warp agrees, 0 with no active lane.
+pub fn constant_requests(req: &MemRequest) -> u32 {
+    if req.mask == 0 {
+        return 0;
+    }
+    let unit = u64::from(req.width.max(4));
+    let mut buf = [0u64; 32];
+    let mut n = 0usize;
+    let mut uniform = true;
+    for lane in 0..32 {
+        if req.mask >> lane & 1 == 0 {
+            continue;
+        }
+        let u = req.addrs[lane] / unit;
+        if n > 0 && u != buf[0] {
+            uniform = false;
+        }
+        buf[n] = u;
+        n += 1;
+    }
+    if uniform {
+        return 1;
+    }
+    let v = &mut buf[..n];
+    v.sort_unstable();
+    let mut count = 1u32;
+    for i in 1..v.len() {
+        if v[i] != v[i - 1] {
+            count += 1;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::request::{AccessKind, CacheOp, Space};
+
+    fn req(width: u32, mask: u32, addr: impl Fn(u64) -> u64) -> MemRequest {
+        let mut addrs = [0u64; 32];
+        for (l, a) in addrs.iter_mut().enumerate() {
+            *a = addr(l as u64);
+        }
+        MemRequest {
+            space: Space::Const,
+            kind: AccessKind::Load,
+            width,
+            addrs,
+            mask,
+            pc: 0,
+            cache_op: CacheOp::Default,
+        }
+    }
+
+    #[test]
+    fn distinct_addresses() {
+        // Lane l reads element l % d of a float array: d distinct addresses.
+        for d in [1u64, 2, 4, 8, 16, 32] {
+            assert_eq!(
+                u64::from(constant_requests(&req(4, u32::MAX, |l| (l % d) * 4))),
+                d
+            );
+        }
+        // Reversed / scattered order does not matter.
+        assert_eq!(
+            constant_requests(&req(4, u32::MAX, |l| ((31 - l) % 3) * 400)),
+            3
+        );
+    }
+
+    #[test]
+    fn bytes_of_one_word_share() {
+        // u8 loads of bytes 0..3 of one word: one request; bytes 0..31: 8 words.
+        assert_eq!(constant_requests(&req(1, u32::MAX, |l| l % 4)), 1);
+        assert_eq!(constant_requests(&req(1, u32::MAX, |l| l)), 8);
+        // 8-byte loads at 0 and 8: two units.
+        assert_eq!(constant_requests(&req(8, u32::MAX, |l| (l % 2) * 8)), 2);
+    }
+
+    #[test]
+    fn inactive_lanes() {
+        assert_eq!(constant_requests(&req(4, 0, |l| l * 4)), 0);
+        // Only lanes 0 and 1 active: 2 addresses, the other 30 would have been 30 more.
+        assert_eq!(constant_requests(&req(4, 0b11, |l| l * 4)), 2);
+    }
+}
