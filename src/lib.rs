@@ -5,6 +5,7 @@
 //! ─▶ [`report`].
 #![warn(missing_docs)]
 
+pub mod exec;
 pub mod gpu;
 pub mod ir;
 pub mod mem;

@@ -97,7 +97,10 @@ impl ScalarType {
 
     /// True for `.sN`.
     pub fn is_signed(self) -> bool {
-        matches!(self, ScalarType::S8 | ScalarType::S16 | ScalarType::S32 | ScalarType::S64)
+        matches!(
+            self,
+            ScalarType::S8 | ScalarType::S16 | ScalarType::S32 | ScalarType::S64
+        )
     }
 
     /// True for the floating-point types, packed ones included.

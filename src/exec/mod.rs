@@ -1,0 +1,4 @@
+//! The SIMT executor's per-lane instruction semantics.
+pub mod cvt;
+pub mod float;
+pub mod half;
