@@ -12,18 +12,6 @@ use crate::ir::{CmpFn, LaneFn};
 
 use super::fsel as float;
 
-#[inline(always)]
-fn f32b(x: u64) -> f32 {
-    f32::from_bits(x as u32)
-}
-#[inline(always)]
-fn bf32(x: f32) -> u64 {
-    x.to_bits() as u64
-}
-#[inline(always)]
-fn f64b(x: u64) -> f64 {
-    f64::from_bits(x)
-}
 
 macro_rules! int_fn {
     ($ty:expr, |$a:ident: $t:ident, $b:ident, $c:ident, $e:ident| $body:expr) => {{
@@ -536,9 +524,9 @@ macro_rules! cmp_int {
 }
 
 /// Selects the comparison for `setp`/`set`/`slct`-like instructions (PTX ISA 9.7.6.1).
-pub fn select_cmp(cmp: &str, ty: ScalarType) -> Result<CmpFn, String> {
+pub fn select_cmp(cmp: &str, ty: ScalarType, ftz: bool) -> Result<CmpFn, String> {
     if ty.is_float() {
-        return float::select_cmp(cmp, ty);
+        return float::select_cmp(cmp, ty, ftz);
     }
     let w = width(ty).ok_or_else(|| format!("comparison on unsupported type .{ty:?}"))?;
     // Unsigned spellings compare as unsigned whatever the type says.
@@ -561,16 +549,6 @@ pub fn select_cmp(cmp: &str, ty: ScalarType) -> Result<CmpFn, String> {
         "hs" => cmp_int!(wu, >=),
         _ => return Err(format!("unknown comparison '.{cmp}' for .{ty:?}")),
     })
-}
-
-/// Round-to-nearest f32 helpers used where no rounding modifier is written.
-pub fn f32_add(a: u64, b: u64) -> u64 {
-    bf32(f32b(a) + f32b(b))
-}
-
-/// f64 add, round to nearest.
-pub fn f64_add(a: u64, b: u64) -> u64 {
-    (f64b(a) + f64b(b)).to_bits()
 }
 
 /// The rounding named in `mods`, if any.
@@ -618,9 +596,9 @@ mod tests {
         let div = select("div", &[], ScalarType::S32).unwrap();
         assert_eq!(div((-7i32) as u32 as u64, 2, 0, 0), (-3i32) as u32 as u64);
         assert_eq!(div(5, 0, 0, 0), 0xffff_ffff);
-        let lt = select_cmp("lt", ScalarType::S32).unwrap();
+        let lt = select_cmp("lt", ScalarType::S32, false).unwrap();
         assert!(lt(0xffff_ffff, 0));
-        let lo = select_cmp("lo", ScalarType::S32).unwrap();
+        let lo = select_cmp("lo", ScalarType::S32, false).unwrap();
         assert!(!lo(0xffff_ffff, 0));
     }
 }

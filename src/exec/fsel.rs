@@ -1,102 +1,49 @@
 //! Floating-point instruction selection: maps an opcode, its modifiers and type to a per-lane
-//! function (PTX ISA 9.7.3 "Floating-Point Instructions", 9.7.4 "Half Precision").
-//!
-//! Round-to-nearest arithmetic is Rust's IEEE arithmetic; the directed roundings, `.ftz`,
-//! `.sat` and the `.approx` functions come from [`super::fround`].
-
-use half::{bf16, f16};
+//! function (PTX ISA 9.7.3 "Floating-Point Instructions", 9.7.4 "Half Precision Floating-Point
+//! Instructions"). The arithmetic itself lives in [`super::float`] and [`super::half`]; here the
+//! rounding, `.ftz` and `.sat` modifiers are fixed once per instruction so that the executor calls
+//! a plain function per lane.
 
 use crate::ir::types::{Rounding, ScalarType};
 use crate::ir::{CmpFn, LaneFn};
 
 use super::alu::rounding;
-use super::fround as fl;
+use super::float::{self as fl, CmpOp, FMode, Fmt, TestpOp};
+use super::half as hf;
 
-#[inline(always)]
-fn f32b(x: u64) -> f32 {
-    f32::from_bits(x as u32)
-}
-#[inline(always)]
-fn bf32(x: f32) -> u64 {
-    x.to_bits() as u64
-}
-#[inline(always)]
-fn f64b(x: u64) -> f64 {
-    f64::from_bits(x)
-}
-#[inline(always)]
-fn h(x: u64) -> f64 {
-    f16::from_bits(x as u16).to_f64()
-}
-#[inline(always)]
-fn hb(x: f64) -> u64 {
-    f16::from_f64(x).to_bits() as u64
-}
-#[inline(always)]
-fn b16(x: u64) -> f64 {
-    bf16::from_bits(x as u16).to_f64()
-}
-#[inline(always)]
-fn b16b(x: f64) -> u64 {
-    bf16::from_f64(x).to_bits() as u64
-}
-
-/// Lanes of a packed pair: applies `f` to both halves.
-#[inline(always)]
-fn x2(a: u64, b: u64, c: u64, f: impl Fn(u64, u64, u64) -> u64) -> u64 {
-    let lo = f(a & 0xffff, b & 0xffff, c & 0xffff) & 0xffff;
-    let hi = f(a >> 16 & 0xffff, b >> 16 & 0xffff, c >> 16 & 0xffff) & 0xffff;
-    hi << 16 | lo
-}
-
-macro_rules! f32_rnd {
-    ($rnd:expr, $ftz:expr, $sat:expr, |$a:ident, $b:ident, $c:ident, $r:ident| $body:expr) => {{
+/// Expands `$body` (which uses the constant `M: FMode`) once per modifier combination and
+/// returns the matching lane function.
+macro_rules! with_mode {
+    ($mode:expr, |$a:ident, $b:ident, $c:ident| $body:expr) => {{
         macro_rules! one {
-            ($rr:expr, $fz:expr, $st:expr) => {
-                (|x: u64, y: u64, z: u64, _e: u64| {
-                    let ($a, $b, $c) = (fl::in32(x, $fz), fl::in32(y, $fz), fl::in32(z, $fz));
-                    let $r = $rr;
-                    let _ = (&$b, &$c, &$r);
-                    bf32(fl::out32($body, $fz, $st))
+            ($r:expr, $f:expr, $s:expr) => {{
+                const M: FMode = FMode {
+                    rnd: $r,
+                    ftz: $f,
+                    sat: $s,
+                };
+                let _ = M;
+                (|$a: u64, $b: u64, $c: u64, _e: u64| {
+                    let _ = (&$a, &$b, &$c);
+                    $body
                 }) as LaneFn
-            };
+            }};
         }
-        macro_rules! by_flags {
-            ($rr:expr) => {
-                match ($ftz, $sat) {
-                    (false, false) => one!($rr, false, false),
-                    (true, false) => one!($rr, true, false),
-                    (false, true) => one!($rr, false, true),
-                    (true, true) => one!($rr, true, true),
+        macro_rules! flags {
+            ($r:expr) => {
+                match ($mode.ftz, $mode.sat) {
+                    (false, false) => one!($r, false, false),
+                    (true, false) => one!($r, true, false),
+                    (false, true) => one!($r, false, true),
+                    (true, true) => one!($r, true, true),
                 }
             };
         }
-        match $rnd {
-            Rounding::Rn | Rounding::Rna => by_flags!(Rounding::Rn),
-            Rounding::Rz => by_flags!(Rounding::Rz),
-            Rounding::Rm => by_flags!(Rounding::Rm),
-            Rounding::Rp => by_flags!(Rounding::Rp),
-        }
-    }};
-}
-
-macro_rules! f64_rnd {
-    ($rnd:expr, |$a:ident, $b:ident, $c:ident, $r:ident| $body:expr) => {{
-        macro_rules! one {
-            ($rr:expr) => {
-                (|x: u64, y: u64, z: u64, _e: u64| {
-                    let ($a, $b, $c) = (f64b(x), f64b(y), f64b(z));
-                    let $r = $rr;
-                    let _ = (&$b, &$c, &$r);
-                    ($body).to_bits()
-                }) as LaneFn
-            };
-        }
-        match $rnd {
-            Rounding::Rn | Rounding::Rna => one!(Rounding::Rn),
-            Rounding::Rz => one!(Rounding::Rz),
-            Rounding::Rm => one!(Rounding::Rm),
-            Rounding::Rp => one!(Rounding::Rp),
+        match $mode.rnd {
+            Rounding::Rn | Rounding::Rna => flags!(Rounding::Rn),
+            Rounding::Rz => flags!(Rounding::Rz),
+            Rounding::Rm => flags!(Rounding::Rm),
+            Rounding::Rp => flags!(Rounding::Rp),
         }
     }};
 }
@@ -104,16 +51,17 @@ macro_rules! f64_rnd {
 /// Selects a floating-point lane function.
 pub fn select(opcode: &str, mods: &[&str], ty: ScalarType) -> Result<LaneFn, String> {
     let has = |m: &str| mods.contains(&m);
-    let ftz = has("ftz");
-    let sat = has("sat");
+    let mode = FMode {
+        rnd: rounding(mods).unwrap_or(Rounding::Rn),
+        ftz: has("ftz"),
+        sat: has("sat"),
+    };
     let approx = has("approx");
-    let rnd = rounding(mods).unwrap_or(Rounding::Rn);
+    let nan = has("NaN");
+    let relu = has("relu");
     let unsupported = || {
         let m: Vec<String> = mods.iter().map(|m| format!(".{m}")).collect();
-        Err(format!(
-            "unsupported instruction '{opcode}{}' for .{ty:?}",
-            m.concat()
-        ))
+        Err(format!("unsupported instruction '{opcode}{}'", m.concat()))
     };
     use ScalarType::*;
     let f: LaneFn = match (ty, opcode) {
@@ -121,230 +69,205 @@ pub fn select(opcode: &str, mods: &[&str], ty: ScalarType) -> Result<LaneFn, Str
         (F64, "mov") => |a, _, _, _| a,
         (F16 | BF16, "mov") => |a, _, _, _| a & 0xffff,
         (F16x2 | BF16x2, "mov") => |a, _, _, _| a & 0xffff_ffff,
-        (F32, "add") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::add32(a, b, r)),
-        (F32, "sub") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::add32(a, -b, r)),
-        (F32, "mul") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::mul32(a, b, r)),
-        (F32, "fma" | "mad") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::fma32(a, b, c, r)),
-        (F32, "div") if approx => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::div_approx32(a, b)),
-        (F32, "div") if has("full") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::div_full32(a, b)),
-        (F32, "div") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::div32(a, b, r)),
-        (F32, "rcp") if approx => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::rcp_approx32(a)),
-        (F32, "rcp") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::div32(1.0, a, r)),
-        (F32, "sqrt") if approx => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::sqrt_approx32(a)),
-        (F32, "sqrt") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::sqrt32(a, r)),
-        (F32, "rsqrt") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::rsqrt_approx32(a)),
-        (F32, "sin") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::sin_approx32(a)),
-        (F32, "cos") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::cos_approx32(a)),
-        (F32, "lg2") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::lg2_approx32(a)),
-        (F32, "ex2") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::ex2_approx32(a)),
-        (F32, "tanh") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::tanh_approx32(a)),
-        (F32, "min") if has("NaN") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::min_nan32(a, b)),
-        (F32, "max") if has("NaN") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::max_nan32(a, b)),
-        (F32, "min") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::min32(a, b)),
-        (F32, "max") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| fl::max32(a, b)),
-        (F32, "abs") if !ftz => |a, _, _, _| a & 0x7fff_ffff,
-        (F32, "neg") if !ftz => |a, _, _, _| (a ^ 0x8000_0000) & 0xffff_ffff,
-        (F32, "abs") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| a.abs()),
-        (F32, "neg") => f32_rnd!(rnd, ftz, sat, |a, b, c, r| -a),
-        (F32, "copysign") => |a, b, _, _| (b & 0x7fff_ffff) | (a & 0x8000_0000),
-        (F64, "add") => f64_rnd!(rnd, |a, b, c, r| fl::add64(a, b, r)),
-        (F64, "sub") => f64_rnd!(rnd, |a, b, c, r| fl::add64(a, -b, r)),
-        (F64, "mul") => f64_rnd!(rnd, |a, b, c, r| fl::mul64(a, b, r)),
-        (F64, "fma" | "mad") => f64_rnd!(rnd, |a, b, c, r| fl::fma64(a, b, c, r)),
-        (F64, "div") => f64_rnd!(rnd, |a, b, c, r| fl::div64(a, b, r)),
-        (F64, "rcp") if approx => f64_rnd!(rnd, |a, b, c, r| fl::rcp_approx64(a)),
-        (F64, "rcp") => f64_rnd!(rnd, |a, b, c, r| fl::div64(1.0, a, r)),
-        (F64, "sqrt") => f64_rnd!(rnd, |a, b, c, r| fl::sqrt64(a, r)),
-        (F64, "rsqrt") => f64_rnd!(rnd, |a, b, c, r| fl::rsqrt_approx64(a)),
-        (F64, "min") => f64_rnd!(rnd, |a, b, c, r| fl::min64(a, b)),
-        (F64, "max") => f64_rnd!(rnd, |a, b, c, r| fl::max64(a, b)),
-        (F64, "abs") => |a, _, _, _| a & !(1 << 63),
-        (F64, "neg") => |a, _, _, _| a ^ (1 << 63),
-        (F64, "copysign") => |a, b, _, _| (b & !(1 << 63)) | (a & (1 << 63)),
-        // Half precision: exact in f64, rounded once (PTX ISA 9.7.4).
-        (F16, "add") => {
-            if sat {
-                |a, b, _, _| hb(sat01(h(a) + h(b)))
-            } else {
-                |a, b, _, _| hb(h(a) + h(b))
-            }
-        }
-        (F16, "sub") => {
-            if sat {
-                |a, b, _, _| hb(sat01(h(a) - h(b)))
-            } else {
-                |a, b, _, _| hb(h(a) - h(b))
-            }
-        }
-        (F16, "mul") => {
-            if sat {
-                |a, b, _, _| hb(sat01(h(a) * h(b)))
-            } else {
-                |a, b, _, _| hb(h(a) * h(b))
-            }
-        }
-        (F16, "fma") => {
-            if sat {
-                |a, b, c, _| hb(sat01(h(a).mul_add(h(b), h(c))))
-            } else {
-                |a, b, c, _| hb(h(a).mul_add(h(b), h(c)))
-            }
-        }
-        (F16, "neg") => |a, _, _, _| (a ^ 0x8000) & 0xffff,
-        (F16, "abs") => |a, _, _, _| a & 0x7fff,
-        (F16, "min") => |a, b, _, _| hmin(a, b, h),
-        (F16, "max") => |a, b, _, _| hmax(a, b, h),
-        (F16x2, "add") => |a, b, c, _| x2(a, b, c, |a, b, _| hb(h(a) + h(b))),
-        (F16x2, "sub") => |a, b, c, _| x2(a, b, c, |a, b, _| hb(h(a) - h(b))),
-        (F16x2, "mul") => |a, b, c, _| x2(a, b, c, |a, b, _| hb(h(a) * h(b))),
-        (F16x2, "fma") => |a, b, c, _| x2(a, b, c, |a, b, c| hb(h(a).mul_add(h(b), h(c)))),
-        (F16x2, "neg") => |a, _, _, _| (a ^ 0x8000_8000) & 0xffff_ffff,
-        (F16x2, "abs") => |a, _, _, _| a & 0x7fff_7fff,
-        (F16x2, "min") => |a, b, c, _| x2(a, b, c, |a, b, _| hmin(a, b, h)),
-        (F16x2, "max") => |a, b, c, _| x2(a, b, c, |a, b, _| hmax(a, b, h)),
-        (BF16, "add") => |a, b, _, _| b16b(b16(a) + b16(b)),
-        (BF16, "sub") => |a, b, _, _| b16b(b16(a) - b16(b)),
-        (BF16, "mul") => |a, b, _, _| b16b(b16(a) * b16(b)),
-        (BF16, "fma") => |a, b, c, _| b16b(b16(a).mul_add(b16(b), b16(c))),
-        (BF16, "neg") => |a, _, _, _| (a ^ 0x8000) & 0xffff,
-        (BF16, "abs") => |a, _, _, _| a & 0x7fff,
-        (BF16, "min") => |a, b, _, _| hmin(a, b, b16),
-        (BF16, "max") => |a, b, _, _| hmax(a, b, b16),
-        (BF16x2, "add") => |a, b, c, _| x2(a, b, c, |a, b, _| b16b(b16(a) + b16(b))),
-        (BF16x2, "sub") => |a, b, c, _| x2(a, b, c, |a, b, _| b16b(b16(a) - b16(b))),
-        (BF16x2, "mul") => |a, b, c, _| x2(a, b, c, |a, b, _| b16b(b16(a) * b16(b))),
-        (BF16x2, "fma") => |a, b, c, _| x2(a, b, c, |a, b, c| b16b(b16(a).mul_add(b16(b), b16(c)))),
-        (BF16x2, "neg") => |a, _, _, _| (a ^ 0x8000_8000) & 0xffff_ffff,
-        (BF16x2, "abs") => |a, _, _, _| a & 0x7fff_7fff,
-        (BF16x2, "min") => |a, b, c, _| x2(a, b, c, |a, b, _| hmin(a, b, b16)),
-        (BF16x2, "max") => |a, b, c, _| x2(a, b, c, |a, b, _| hmax(a, b, b16)),
+        (F32, "add") => with_mode!(mode, |a, b, c| fl::add_f32(a as u32, b as u32, M) as u64),
+        (F32, "sub") => with_mode!(mode, |a, b, c| fl::sub_f32(a as u32, b as u32, M) as u64),
+        (F32, "mul") => with_mode!(mode, |a, b, c| fl::mul_f32(a as u32, b as u32, M) as u64),
+        (F32, "fma" | "mad") => with_mode!(mode, |a, b, c| fl::fma_f32(a as u32, b as u32, c as u32, M) as u64),
+        (F32, "div") if approx => with_mode!(mode, |a, b, c| fl::div_approx_f32(a as u32, b as u32, M.ftz) as u64),
+        (F32, "div") if has("full") => with_mode!(mode, |a, b, c| fl::div_full_f32(a as u32, b as u32, M.ftz) as u64),
+        (F32, "div") => with_mode!(mode, |a, b, c| fl::div_f32(a as u32, b as u32, M) as u64),
+        (F32, "rcp") if approx => with_mode!(mode, |a, b, c| fl::rcp_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "rcp") => with_mode!(mode, |a, b, c| fl::rcp_f32(a as u32, M) as u64),
+        (F32, "sqrt") if approx => with_mode!(mode, |a, b, c| fl::sqrt_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "sqrt") => with_mode!(mode, |a, b, c| fl::sqrt_f32(a as u32, M) as u64),
+        (F32, "rsqrt") => with_mode!(mode, |a, b, c| fl::rsqrt_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "sin") => with_mode!(mode, |a, b, c| fl::sin_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "cos") => with_mode!(mode, |a, b, c| fl::cos_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "lg2") => with_mode!(mode, |a, b, c| fl::lg2_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "ex2") => with_mode!(mode, |a, b, c| fl::ex2_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "tanh") => |a, _, _, _| fl::tanh_approx_f32(a as u32) as u64,
+        (F32, "min") => match (mode.ftz, nan) {
+            (false, false) => |a, b, _, _| fl::fmin(Fmt::F32, a, b, false, false),
+            (true, false) => |a, b, _, _| fl::fmin(Fmt::F32, a, b, true, false),
+            (false, true) => |a, b, _, _| fl::fmin(Fmt::F32, a, b, false, true),
+            (true, true) => |a, b, _, _| fl::fmin(Fmt::F32, a, b, true, true),
+        },
+        (F32, "max") => match (mode.ftz, nan) {
+            (false, false) => |a, b, _, _| fl::fmax(Fmt::F32, a, b, false, false),
+            (true, false) => |a, b, _, _| fl::fmax(Fmt::F32, a, b, true, false),
+            (false, true) => |a, b, _, _| fl::fmax(Fmt::F32, a, b, false, true),
+            (true, true) => |a, b, _, _| fl::fmax(Fmt::F32, a, b, true, true),
+        },
+        (F32, "abs") => with_mode!(mode, |a, b, c| fl::abs_f32(a as u32, M.ftz) as u64),
+        (F32, "neg") => with_mode!(mode, |a, b, c| fl::neg_f32(a as u32, M.ftz) as u64),
+        (F32, "copysign") => |a, b, _, _| fl::copysign(Fmt::F32, a, b),
+        (F64, "add") => with_mode!(mode, |a, b, c| fl::add_f64(a, b, M)),
+        (F64, "sub") => with_mode!(mode, |a, b, c| fl::sub_f64(a, b, M)),
+        (F64, "mul") => with_mode!(mode, |a, b, c| fl::mul_f64(a, b, M)),
+        (F64, "fma" | "mad") => with_mode!(mode, |a, b, c| fl::fma_f64(a, b, c, M)),
+        (F64, "div") => with_mode!(mode, |a, b, c| fl::div_f64(a, b, M)),
+        (F64, "rcp") if approx => |a, _, _, _| fl::rcp_approx_ftz_f64(a),
+        (F64, "rcp") => with_mode!(mode, |a, b, c| fl::rcp_f64(a, M)),
+        (F64, "sqrt") => with_mode!(mode, |a, b, c| fl::sqrt_f64(a, M)),
+        (F64, "rsqrt") => with_mode!(mode, |a, b, c| fl::rsqrt_approx_f64(a, M.ftz)),
+        (F64, "min") => if nan { |a, b, _, _| fl::fmin(Fmt::F64, a, b, false, true) } else { |a, b, _, _| fl::fmin(Fmt::F64, a, b, false, false) },
+        (F64, "max") => if nan { |a, b, _, _| fl::fmax(Fmt::F64, a, b, false, true) } else { |a, b, _, _| fl::fmax(Fmt::F64, a, b, false, false) },
+        (F64, "abs") => |a, _, _, _| fl::abs_f64(a),
+        (F64, "neg") => |a, _, _, _| fl::neg_f64(a),
+        (F64, "copysign") => |a, b, _, _| fl::copysign(Fmt::F64, a, b),
+        (F16 | BF16, "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max") => half_op(opcode, ty == F16, false, mode, nan, relu)?,
+        (F16x2 | BF16x2, "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max") => half_op(opcode, ty == F16x2, true, mode, nan, relu)?,
         _ => return unsupported(),
     };
     Ok(f)
 }
 
-#[inline(always)]
-fn sat01(x: f64) -> f64 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(0.0, 1.0)
-    }
-}
-
-/// Half-precision min: the other operand when one is NaN; canonical NaN when both are.
-#[inline(always)]
-fn hmin(a: u64, b: u64, v: fn(u64) -> f64) -> u64 {
-    let (x, y) = (v(a), v(b));
-    match (x.is_nan(), y.is_nan()) {
-        (true, true) => 0x7fff,
-        (true, false) => b & 0xffff,
-        (false, true) => a & 0xffff,
-        _ => {
-            if x < y || (x == y && a & 0x8000 != 0) {
-                a & 0xffff
-            } else {
-                b & 0xffff
+/// Half-precision arithmetic on f16/bf16 and their packed pairs.
+fn half_op(opcode: &str, is_f16: bool, packed: bool, mode: FMode, nan: bool, relu: bool) -> Result<LaneFn, String> {
+    macro_rules! fmt_and_pack {
+        ($scalar:expr, $pair:expr) => {
+            match (is_f16, packed) {
+                (true, false) => {
+                    const F: Fmt = Fmt::F16;
+                    with_mode!(mode, |a, b, c| $scalar(F, a, b, c, M))
+                }
+                (false, false) => {
+                    const F: Fmt = Fmt::BF16;
+                    with_mode!(mode, |a, b, c| $scalar(F, a, b, c, M))
+                }
+                (true, true) => {
+                    const F: Fmt = Fmt::F16;
+                    with_mode!(mode, |a, b, c| $pair(F, a, b, c, M))
+                }
+                (false, true) => {
+                    const F: Fmt = Fmt::BF16;
+                    with_mode!(mode, |a, b, c| $pair(F, a, b, c, M))
+                }
             }
-        }
+        };
     }
+    let f: LaneFn = match (opcode, relu, nan) {
+        ("add", _, _) => fmt_and_pack!(
+            |f, a: u64, b: u64, _c: u64, m| hf::add_h(f, a as u16, b as u16, m) as u64,
+            |f, a: u64, b: u64, _c: u64, m| hf::add_h2(f, a as u32, b as u32, m) as u64
+        ),
+        ("sub", _, _) => fmt_and_pack!(
+            |f, a: u64, b: u64, _c: u64, m| hf::sub_h(f, a as u16, b as u16, m) as u64,
+            |f, a: u64, b: u64, _c: u64, m| hf::sub_h2(f, a as u32, b as u32, m) as u64
+        ),
+        ("mul", _, _) => fmt_and_pack!(
+            |f, a: u64, b: u64, _c: u64, m| hf::mul_h(f, a as u16, b as u16, m) as u64,
+            |f, a: u64, b: u64, _c: u64, m| hf::mul_h2(f, a as u32, b as u32, m) as u64
+        ),
+        ("fma", false, _) => fmt_and_pack!(
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h(f, a as u16, b as u16, c as u16, m, false) as u64,
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h2(f, a as u32, b as u32, c as u32, m, false) as u64
+        ),
+        ("fma", true, _) => fmt_and_pack!(
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h(f, a as u16, b as u16, c as u16, m, true) as u64,
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h2(f, a as u32, b as u32, c as u32, m, true) as u64
+        ),
+        ("neg", _, _) => fmt_and_pack!(
+            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::neg_h(f, a as u16, m.ftz) as u64,
+            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::map2(a as u32, 0, |x, _| hf::neg_h(f, x, m.ftz)) as u64
+        ),
+        ("abs", _, _) => fmt_and_pack!(
+            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::abs_h(f, a as u16, m.ftz) as u64,
+            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::map2(a as u32, 0, |x, _| hf::abs_h(f, x, m.ftz)) as u64
+        ),
+        ("min", _, false) => fmt_and_pack!(
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::min_h(f, a as u16, b as u16, m.ftz, false) as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::min_h(f, x, y, m.ftz, false)) as u64
+        ),
+        ("min", _, true) => fmt_and_pack!(
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::min_h(f, a as u16, b as u16, m.ftz, true) as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::min_h(f, x, y, m.ftz, true)) as u64
+        ),
+        ("max", _, false) => fmt_and_pack!(
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::max_h(f, a as u16, b as u16, m.ftz, false) as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::max_h(f, x, y, m.ftz, false)) as u64
+        ),
+        ("max", _, true) => fmt_and_pack!(
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::max_h(f, a as u16, b as u16, m.ftz, true) as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::max_h(f, x, y, m.ftz, true)) as u64
+        ),
+        _ => return Err(format!("unsupported half-precision instruction '{opcode}'")),
+    };
+    Ok(f)
 }
 
-#[inline(always)]
-fn hmax(a: u64, b: u64, v: fn(u64) -> f64) -> u64 {
-    let (x, y) = (v(a), v(b));
-    match (x.is_nan(), y.is_nan()) {
-        (true, true) => 0x7fff,
-        (true, false) => b & 0xffff,
-        (false, true) => a & 0xffff,
-        _ => {
-            if x > y || (x == y && a & 0x8000 == 0) {
-                a & 0xffff
-            } else {
-                b & 0xffff
-            }
-        }
-    }
-}
-
-fn as_f64(ty: ScalarType) -> fn(u64) -> f64 {
+fn fmt_of(ty: ScalarType) -> Option<u8> {
     match ty {
-        ScalarType::F64 => f64b,
-        ScalarType::F16 => h,
-        ScalarType::BF16 => b16,
-        _ => |x| f32b(x) as f64,
+        ScalarType::F32 => Some(0),
+        ScalarType::F64 => Some(1),
+        ScalarType::F16 => Some(2),
+        ScalarType::BF16 => Some(3),
+        _ => None,
     }
 }
 
-macro_rules! fcmp {
-    ($conv:expr, |$a:ident, $b:ident| $body:expr) => {{
-        let f: CmpFn = match $conv {
-            0 => |x, y| {
-                let ($a, $b) = (f32b(x) as f64, f32b(y) as f64);
-                $body
-            },
-            1 => |x, y| {
-                let ($a, $b) = (f64b(x), f64b(y));
-                $body
-            },
-            2 => |x, y| {
-                let ($a, $b) = (h(x), h(y));
-                $body
-            },
-            _ => |x, y| {
-                let ($a, $b) = (b16(x), b16(y));
-                $body
-            },
+macro_rules! fcmp_fn {
+    ($op:expr, $fmt:expr, $ftz:expr) => {{
+        const OP: CmpOp = $op;
+        let f: CmpFn = match ($fmt, $ftz) {
+            (0, false) => |a, b| fl::fcmp(OP, Fmt::F32, a, b, false).unwrap_or(false),
+            (0, true) => |a, b| fl::fcmp(OP, Fmt::F32, a, b, true).unwrap_or(false),
+            (1, _) => |a, b| fl::fcmp(OP, Fmt::F64, a, b, false).unwrap_or(false),
+            (2, _) => |a, b| fl::fcmp(OP, Fmt::F16, a, b, false).unwrap_or(false),
+            _ => |a, b| fl::fcmp(OP, Fmt::BF16, a, b, false).unwrap_or(false),
         };
         f
     }};
 }
 
 /// Selects a floating-point comparison; the `u` forms are true when either input is NaN.
-pub fn select_cmp(cmp: &str, ty: ScalarType) -> Result<CmpFn, String> {
-    let _ = as_f64(ty);
-    let conv = match ty {
-        ScalarType::F32 => 0,
-        ScalarType::F64 => 1,
-        ScalarType::F16 => 2,
-        ScalarType::BF16 => 3,
-        _ => return Err(format!("comparison on unsupported type .{ty:?}")),
-    };
-    Ok(match cmp {
-        "eq" => fcmp!(conv, |a, b| a == b),
-        "ne" => fcmp!(conv, |a, b| a != b && !a.is_nan() && !b.is_nan()),
-        "lt" => fcmp!(conv, |a, b| a < b),
-        "le" => fcmp!(conv, |a, b| a <= b),
-        "gt" => fcmp!(conv, |a, b| a > b),
-        "ge" => fcmp!(conv, |a, b| a >= b),
-        "equ" => fcmp!(conv, |a, b| a == b || a.is_nan() || b.is_nan()),
-        "neu" => fcmp!(conv, |a, b| a != b),
-        "ltu" => fcmp!(conv, |a, b| !(a >= b)),
-        "leu" => fcmp!(conv, |a, b| !(a > b)),
-        "gtu" => fcmp!(conv, |a, b| !(a <= b)),
-        "geu" => fcmp!(conv, |a, b| !(a < b)),
-        "num" => fcmp!(conv, |a, b| !a.is_nan() && !b.is_nan()),
-        "nan" => fcmp!(conv, |a, b| a.is_nan() || b.is_nan()),
-        _ => return Err(format!("unknown comparison '.{cmp}' for .{ty:?}")),
+pub fn select_cmp(cmp: &str, ty: ScalarType, ftz: bool) -> Result<CmpFn, String> {
+    let fmt = fmt_of(ty).ok_or_else(|| format!("comparison on unsupported type .{ty:?}"))?;
+    let op = CmpOp::from_suffix(cmp).ok_or_else(|| format!("unknown comparison '.{cmp}'"))?;
+    // Check the operator applies to floats at all.
+    fl::fcmp(op, Fmt::F32, 0, 0, false).map_err(|e| e.to_string())?;
+    Ok(match op {
+        CmpOp::Eq => fcmp_fn!(CmpOp::Eq, fmt, ftz),
+        CmpOp::Ne => fcmp_fn!(CmpOp::Ne, fmt, ftz),
+        CmpOp::Lt => fcmp_fn!(CmpOp::Lt, fmt, ftz),
+        CmpOp::Le => fcmp_fn!(CmpOp::Le, fmt, ftz),
+        CmpOp::Gt => fcmp_fn!(CmpOp::Gt, fmt, ftz),
+        CmpOp::Ge => fcmp_fn!(CmpOp::Ge, fmt, ftz),
+        CmpOp::Equ => fcmp_fn!(CmpOp::Equ, fmt, ftz),
+        CmpOp::Neu => fcmp_fn!(CmpOp::Neu, fmt, ftz),
+        CmpOp::Ltu => fcmp_fn!(CmpOp::Ltu, fmt, ftz),
+        CmpOp::Leu => fcmp_fn!(CmpOp::Leu, fmt, ftz),
+        CmpOp::Gtu => fcmp_fn!(CmpOp::Gtu, fmt, ftz),
+        CmpOp::Geu => fcmp_fn!(CmpOp::Geu, fmt, ftz),
+        CmpOp::Num => fcmp_fn!(CmpOp::Num, fmt, ftz),
+        CmpOp::Nan => fcmp_fn!(CmpOp::Nan, fmt, ftz),
+        _ => return Err(format!("comparison '.{cmp}' does not apply to floating-point types")),
     })
 }
 
-/// `testp` (PTX ISA 9.7.3.5) as a comparison that ignores its second operand.
+/// `testp` (PTX ISA 9.7.3.2) as a comparison that ignores its second operand.
 pub fn select_testp(mode: &str, ty: ScalarType) -> Result<CmpFn, String> {
-    let f: CmpFn = match (ty, mode) {
-        (ScalarType::F32, "finite") => |a, _| f32b(a).is_finite(),
-        (ScalarType::F32, "infinite") => |a, _| f32b(a).is_infinite(),
-        (ScalarType::F32, "number") => |a, _| !f32b(a).is_nan(),
-        (ScalarType::F32, "notanumber") => |a, _| f32b(a).is_nan(),
-        (ScalarType::F32, "normal") => |a, _| f32b(a).is_normal(),
-        (ScalarType::F32, "subnormal") => |a, _| f32b(a).is_subnormal(),
-        (ScalarType::F64, "finite") => |a, _| f64b(a).is_finite(),
-        (ScalarType::F64, "infinite") => |a, _| f64b(a).is_infinite(),
-        (ScalarType::F64, "number") => |a, _| !f64b(a).is_nan(),
-        (ScalarType::F64, "notanumber") => |a, _| f64b(a).is_nan(),
-        (ScalarType::F64, "normal") => |a, _| f64b(a).is_normal(),
-        (ScalarType::F64, "subnormal") => |a, _| f64b(a).is_subnormal(),
-        _ => return Err(format!("unsupported testp.{mode} for .{ty:?}")),
-    };
-    Ok(f)
+    macro_rules! t {
+        ($op:expr) => {{
+            const OP: TestpOp = $op;
+            let f: CmpFn = if ty == ScalarType::F64 {
+                |a, _| fl::testp(OP, Fmt::F64, a)
+            } else {
+                |a, _| fl::testp(OP, Fmt::F32, a)
+            };
+            f
+        }};
+    }
+    if !matches!(ty, ScalarType::F32 | ScalarType::F64) {
+        return Err(format!("testp on unsupported type .{ty:?}"));
+    }
+    Ok(match mode {
+        "finite" => t!(TestpOp::Finite),
+        "infinite" => t!(TestpOp::Infinite),
+        "number" => t!(TestpOp::Number),
+        "notanumber" => t!(TestpOp::NotANumber),
+        "normal" => t!(TestpOp::Normal),
+        "subnormal" => t!(TestpOp::Subnormal),
+        _ => return Err(format!("unknown testp mode '.{mode}'")),
+    })
 }

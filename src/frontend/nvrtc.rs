@@ -676,10 +676,38 @@ fn site_packages() -> &'static [PathBuf] {
     })
 }
 
+/// Some NVRTC builds open `libnvrtc-builtins.so.13.N` by bare name at compile time and carry no
+/// run path, so a copy outside the loader path (the pip package) is not found. Opening it first,
+/// globally, from the folder of the `libnvrtc` about to be loaded makes that lookup succeed.
+/// The returned handle is deliberately leaked: the library must stay loaded for the process.
+fn preload_builtins(nvrtc: &Path) {
+    let Some(dir) = nvrtc.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("libnvrtc-builtins.so.") {
+            // SAFETY: as for libnvrtc itself: NVIDIA's library, no caller preconditions. RTLD_GLOBAL
+            // makes its soname visible to libnvrtc's own dlopen.
+            let lib = unsafe {
+                libloading::os::unix::Library::open(Some(e.path()), libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL)
+            };
+            if let Ok(lib) = lib {
+                std::mem::forget(lib);
+            }
+        }
+    }
+}
+
 fn load_nvrtc() -> Result<Nvrtc, LoadError> {
     const SONAMES: [&str; 2] = ["libnvrtc.so.13", "libnvrtc.so"];
     let mut tried = Vec::new();
     let attempt = |candidate: PathBuf, tried: &mut Vec<String>| -> Option<libloading::Library> {
+        preload_builtins(&candidate);
         // SAFETY: opening a shared library runs its initialisers; libnvrtc's are NVIDIA's and
         // have no preconditions on the caller. The candidate is only ever a libnvrtc path/name.
         match unsafe { libloading::Library::new(&candidate) } {
