@@ -5,5 +5,7 @@
 //! ─▶ [`report`].
 #![warn(missing_docs)]
 
+pub mod export;
 pub mod gpu;
 pub mod mem;
+pub mod spec;
