@@ -310,10 +310,11 @@ pub fn cuda_host_program_in(
     fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(gms_e)); \
     exit(1); } } while (0)
 
-/* Converts a device address to any pointer parameter type. */
+/* Converts a device address to any pointer parameter type (or a 64-bit integer one). */
 struct gms_ptr {
     void* p;
     template <class T> operator T*() const { return static_cast<T*>(p); }
+    operator unsigned long long() const { return (unsigned long long)(uintptr_t)p; }
 };
 
 static int gms_write(const char* dir, const char* name, const void* p, size_t n) {
@@ -481,16 +482,18 @@ int main(int argc, char** argv) {
 
 /// The C expression passing `a` as a parameter of kind `p`.
 fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<String, String> {
-    let int_range = |p: ParamKind| -> Option<(i128, i128, &'static str)> {
+    // PTX declares C `int` parameters as `.u32`, so an integer kind's signedness is unknown:
+    // accept every value the width holds as either signed or unsigned (two's complement).
+    let int_kind = |p: ParamKind| -> Option<(u32, &'static str)> {
         Some(match p {
-            ParamKind::U8 => (0, u8::MAX.into(), "uint8_t"),
-            ParamKind::U16 => (0, u16::MAX.into(), "uint16_t"),
-            ParamKind::U32 => (0, u32::MAX.into(), "uint32_t"),
-            ParamKind::U64 => (0, u64::MAX.into(), "uint64_t"),
-            ParamKind::I8 => (i8::MIN.into(), i8::MAX.into(), "int8_t"),
-            ParamKind::I16 => (i16::MIN.into(), i16::MAX.into(), "int16_t"),
-            ParamKind::I32 => (i32::MIN.into(), i32::MAX.into(), "int32_t"),
-            ParamKind::I64 => (i64::MIN.into(), i64::MAX.into(), "int64_t"),
+            ParamKind::U8 => (8, "uint8_t"),
+            ParamKind::U16 => (16, "uint16_t"),
+            ParamKind::U32 => (32, "uint32_t"),
+            ParamKind::U64 => (64, "uint64_t"),
+            ParamKind::I8 => (8, "int8_t"),
+            ParamKind::I16 => (16, "int16_t"),
+            ParamKind::I32 => (32, "int32_t"),
+            ParamKind::I64 => (64, "int64_t"),
             _ => return None,
         })
     };
@@ -502,34 +505,33 @@ fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<String, String> {
         }
     };
     match (a, p) {
-        (Arg::Buffer(name), ParamKind::Pointer) => spec
+        // PTX declares pointers as `.u64`, so a buffer also fits a 64-bit integer parameter.
+        (Arg::Buffer(name), ParamKind::Pointer | ParamKind::U64 | ParamKind::I64) => spec
             .buffers
             .iter()
             .position(|b| &b.name == name)
             .map(|i| {
-                format!(
-                    "gms_ptr{{d{i}}} /* {} */",
-                    format!("{name:?}").replace("*/", "* /")
-                )
+                let label = format!("{name:?}").replace("*/", "* /");
+                format!("gms_ptr{{d{i}}} /* {label} */")
             })
             .ok_or_else(|| format!("no buffer named {name:?}")),
         (Arg::Buffer(name), p) => Err(format!("buffer {name:?} given for a {p} parameter")),
-        (_, ParamKind::Pointer) => Err("a pointer parameter needs a buffer name".into()),
+        (Arg::Int(0), ParamKind::Pointer) => Ok("gms_ptr{NULL}".into()),
+        (_, ParamKind::Pointer) => Err("a pointer parameter needs a buffer name (or 0)".into()),
         (_, ParamKind::Other(n)) => Err(format!(
             "the parameter is a {n}-byte aggregate, which the export cannot build"
         )),
-        (Arg::Int(v), p) => match int_range(p) {
-            Some((lo, hi, cty)) if (lo..=hi).contains(&i128::from(*v)) => {
-                Ok(if cty == "int64_t" && *v == i64::MIN {
-                    "INT64_MIN".to_string()
+        (Arg::Int(v), p) => match int_kind(p) {
+            Some((bits, cty)) => {
+                let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << bits) - 1);
+                if !(lo..=hi).contains(&i128::from(*v)) {
+                    Err(format!("{v} does not fit in {bits} bits ({lo} to {hi})"))
+                } else if *v == i64::MIN {
+                    Ok(format!("({cty})INT64_MIN"))
                 } else {
-                    format!(
-                        "({cty}){v}{}",
-                        if cty.starts_with('u') { "ull" } else { "ll" }
-                    )
-                })
+                    Ok(format!("({cty}){v}ll"))
+                }
             }
-            Some((lo, hi, _)) => Err(format!("{v} is out of range for {p} ({lo} to {hi})")),
             None => float(p, *v as f64).ok_or_else(|| format!("cannot pass {v} as {p}")),
         },
         (Arg::Float(v), p) => {

@@ -7,8 +7,10 @@ pub mod cuda;
 use std::fmt;
 
 /// The type of one kernel parameter as the PTX `.entry` declares it, which decides how a spec
-/// argument is passed (PTX ISA, section 5.1.6 "Parameter State Space", kernel function parameters: they are
-/// `.param` variables of a fundamental type, or byte arrays for aggregates).
+/// argument is passed (PTX ISA, section 5.1.6 "Parameter State Space": kernel parameters are
+/// `.param` variables of a fundamental type, or byte arrays for aggregates). PTX declares
+/// pointers as `.u64` and C `int` as `.u32`, so the export accepts a buffer for `U64` and
+/// any integer that fits the width, signed or unsigned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParamKind {
     /// A pointer (`.u64` holding a device address): takes a buffer name.

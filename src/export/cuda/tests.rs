@@ -260,7 +260,7 @@ fn program_has_the_launches_verbatim() {
         "sh_stride<32><<<dim3(4u, 1u, 1u), dim3(128u, 1u, 1u), 0u>>>(gms_ptr{d1} /* \"out\" */, gms_ptr{d0} /* \"in\" */, (int32_t)1024ll, gms_f32(0x3f000000u) /* 0.5 */);"
     ), "{c}");
     assert!(c.contains(
-        "ns::k2<<<dim3(2u, 3u, 1u), dim3(8u, 4u, 1u), 256u>>>((uint64_t)7ull, gms_f64(0x4000000000000000ull) /* 2 */);"
+        "ns::k2<<<dim3(2u, 3u, 1u), dim3(8u, 4u, 1u), 256u>>>((uint64_t)7ll, gms_f64(0x4000000000000000ull) /* 2 */);"
     ), "{c}");
     assert!(c.contains("cudaFuncSetAttribute((const void*)(&ns::k2), cudaFuncAttributeMaxDynamicSharedMemorySize, 102400)"));
     assert!(c.contains("cudaFuncSetAttribute((const void*)(&ns::k2), cudaFuncAttributePreferredSharedMemoryCarveout, -1)"));
@@ -294,7 +294,7 @@ fn argument_mismatches_are_errors() {
     );
     assert_eq!(
         e(vec![Pointer, Pointer, U8, F32]),
-        "DIR/spec.toml: [[launch]] #1 args[2]: 1024 is out of range for u8 (0 to 255)"
+        "DIR/spec.toml: [[launch]] #1 args[2]: 1024 does not fit in 8 bits (-128 to 255)"
     );
     assert_eq!(
         e(vec![Pointer, Pointer, I32, I32]),
@@ -302,7 +302,7 @@ fn argument_mismatches_are_errors() {
     );
     assert_eq!(
         e(vec![Pointer, Pointer, Pointer, F32]),
-        "DIR/spec.toml: [[launch]] #1 args[2]: a pointer parameter needs a buffer name"
+        "DIR/spec.toml: [[launch]] #1 args[2]: a pointer parameter needs a buffer name (or 0)"
     );
     assert_eq!(
         e(vec![Pointer, Pointer, Other(16), F32]),
