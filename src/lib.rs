@@ -6,9 +6,11 @@
 #![warn(missing_docs)]
 
 pub mod exec;
+pub mod export;
 pub mod frontend;
 pub mod gpu;
 pub mod ir;
 pub mod mem;
 pub mod ptx;
 pub mod runtime;
+pub mod spec;

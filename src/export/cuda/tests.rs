@@ -1,0 +1,324 @@
+//! Export tests. The initialisation check compiles the generated C with the system C compiler
+//! (`cc`) and compares its bytes with `Buffer::initial_bytes`: two independent implementations
+//! of the rules in the `spec` module docs must agree bit for bit.
+
+use super::*;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn scratch() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "gpumemsim-export-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.cu"), "// kernels\n").unwrap();
+    dir
+}
+
+fn spec_in(dir: &Path, text: &str) -> Spec {
+    let p = dir.join("spec.toml");
+    std::fs::write(&p, text).unwrap();
+    Spec::load(&p).unwrap()
+}
+
+fn have_cc() -> bool {
+    Command::new("cc").arg("--version").output().is_ok()
+}
+
+/// Compiles and runs a C program; returns its directory.
+fn run_c(dir: &Path, program: &str) {
+    let src = dir.join("t.c");
+    std::fs::write(&src, program).unwrap();
+    let exe = dir.join("t");
+    let out = Command::new("cc")
+        .args([
+            "-std=c99",
+            "-O1",
+            "-Wall",
+            "-Werror",
+            "-Wno-unused-function",
+            "-o",
+        ])
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(&exe).current_dir(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "program failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+const C_HEAD: &str =
+    "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
+
+#[test]
+fn generated_c_init_matches_initial_bytes() {
+    if !have_cc() {
+        eprintln!("skipped: no cc");
+        return;
+    }
+    let dir = scratch();
+    std::fs::write(dir.join("raw.bin"), (0..=255u8).collect::<Vec<_>>()).unwrap();
+    let mut toml = String::from("source = \"k.cu\"\n");
+    let fills = [
+        ("u8", "200"),
+        ("i8", "-100"),
+        ("u16", "0xbeef"),
+        ("i16", "-30000"),
+        ("u32", "4000000000"),
+        ("i32", "-2000000000"),
+        ("u64", "18446744073709551615"),
+        ("i64", "-9223372036854775808"),
+        ("f16", "0.1"),
+        ("bf16", "-3.14159"),
+        ("f32", "1e-40"),
+        ("f64", "2.718281828459045"),
+    ];
+    let values = [
+        ("u8", "[0, 1, 255]"),
+        ("i8", "[-128, 127, -1]"),
+        ("u16", "[65535, 7]"),
+        ("i16", "[-32768, 5]"),
+        ("u32", "[4294967295, 0]"),
+        ("i32", "[-1, 2147483647]"),
+        ("u64", "[\"0xffffffffffffffff\", 3]"),
+        ("i64", "[-9223372036854775808, 9]"),
+        ("f16", "[0.5, -65504.0, 6e-8, inf]"),
+        ("bf16", "[1.0, -0.0, 3.0e38]"),
+        ("f32", "[0.1, 1e-45, -3.4e38, nan]"),
+        ("f64", "[0.1, 5e-324, -1e308]"),
+    ];
+    for (ty, fill) in fills {
+        // 70000 iota elements reach past f16's largest finite value (65504) and its ties.
+        toml += &format!("[buffers.{ty}_iota]\ntype = \"{ty}\"\nlen = 70000\ninit = \"iota\"\n");
+        toml += &format!("[buffers.{ty}_zeros]\ntype = \"{ty}\"\nlen = 33\n");
+        toml +=
+            &format!("[buffers.{ty}_fill]\ntype = \"{ty}\"\nlen = 17\ninit = \"fill:{fill}\"\n");
+        let seed = 0x5eed_0000 + ty.len() * 1000 + fill.len();
+        toml += &format!(
+            "[buffers.{ty}_random]\ntype = \"{ty}\"\nlen = 5000\ninit = \"random:{seed}\"\n"
+        );
+        toml += &format!("[buffers.{ty}_file]\ntype = \"{ty}\"\ninit = \"file:raw.bin\"\n");
+    }
+    for (ty, v) in values {
+        toml += &format!("[symbols.{ty}_values]\ntype = \"{ty}\"\nvalues = {v}\n");
+    }
+    // f16 subnormals in [0, 2^-14) are hit about once in 2^14 draws: a million draws hit ~64.
+    toml += "[buffers.f16_many]\ntype = \"f16\"\nlen = 1048576\ninit = \"random:77\"\n";
+    toml += "[[launch]]\nkernel = \"k\"\ngrid = [1]\nblock = [1]\n";
+    let spec = spec_in(&dir, &toml);
+
+    let all: Vec<&Buffer> = spec.buffers.iter().chain(&spec.symbols).collect();
+    let mut c = String::from(C_HEAD);
+    c += C_PRELUDE;
+    c += "int main(void) {\n    const char* datadir = \".\";\n";
+    for (i, b) in all.iter().enumerate() {
+        c += &format!(
+            "    {{ unsigned char* h = (unsigned char*)malloc({}); FILE* f;\n",
+            b.byte_len()
+        );
+        c += &c_init_code(b, "h", "datadir", "raw.bin");
+        c += &format!(
+            "    f = fopen(\"out{i}.bin\", \"wb\"); fwrite(h, 1, {}, f); fclose(f); free(h); }}\n",
+            b.byte_len()
+        );
+    }
+    c += "    return 0;\n}\n";
+    run_c(&dir, &c);
+    for (i, b) in all.iter().enumerate() {
+        let from_c = std::fs::read(dir.join(format!("out{i}.bin"))).unwrap();
+        let from_rust = b.initial_bytes().unwrap();
+        assert_eq!(from_c.len(), from_rust.len(), "{}", b.name);
+        if let Some(at) = from_c.iter().zip(&from_rust).position(|(x, y)| x != y) {
+            panic!(
+                "{} ({:?}): C and Rust differ at byte {at}: {:#x} vs {:#x}",
+                b.name, b.init, from_c[at], from_rust[at]
+            );
+        }
+    }
+}
+
+#[test]
+fn c_f16_and_bf16_rounding_match_half_on_a_sweep() {
+    if !have_cc() {
+        eprintln!("skipped: no cc");
+        return;
+    }
+    // Every 65537th f32 bit pattern (all exponents, both signs, varied mantissas), plus the
+    // halfway cases around f16's overflow threshold and subnormal range.
+    let mut bits: Vec<u32> = (0..65536u32).map(|k| k.wrapping_mul(65537)).collect();
+    bits.extend([
+        0x477f_e000,
+        0x477f_efff,
+        0x477f_f000,
+        0x3880_0000,
+        0x387f_ffff,
+        0x3300_0000,
+        0x3300_0001,
+        0x3380_0000,
+        0x3340_0000,
+        0x7f7f_ffff,
+        0x7f80_0000,
+        0x0000_0001,
+    ]);
+    let dir = scratch();
+    let input: Vec<u8> = bits.iter().flat_map(|b| b.to_le_bytes()).collect();
+    std::fs::write(dir.join("in.bin"), &input).unwrap();
+    let n = bits.len();
+    let c = format!(
+        "{C_HEAD}{C_PRELUDE}
+int main(void) {{
+    static uint32_t in[{n}]; static uint16_t h[{n}], b[{n}]; size_t i; FILE* f;
+    f = fopen(\"in.bin\", \"rb\"); if (fread(in, 4, {n}, f) != {n}) return 1; fclose(f);
+    for (i = 0; i < {n}; i++) {{ h[i] = gms_f32_to_f16(gms_f32(in[i])); b[i] = gms_f32_to_bf16(gms_f32(in[i])); }}
+    f = fopen(\"h.bin\", \"wb\"); fwrite(h, 2, {n}, f); fclose(f);
+    f = fopen(\"b.bin\", \"wb\"); fwrite(b, 2, {n}, f); fclose(f);
+    return 0;
+}}
+"
+    );
+    run_c(&dir, &c);
+    let read16 = |name: &str| -> Vec<u16> {
+        std::fs::read(dir.join(name))
+            .unwrap()
+            .chunks(2)
+            .map(|c| u16::from_ne_bytes([c[0], c[1]]))
+            .collect()
+    };
+    let (h, b) = (read16("h.bin"), read16("b.bin"));
+    for (i, &x) in bits.iter().enumerate() {
+        let f = f32::from_bits(x);
+        if f.is_nan() {
+            // NaN payloads are not specified; both must be NaN.
+            assert!(half::f16::from_bits(h[i]).is_nan() && half::bf16::from_bits(b[i]).is_nan());
+            continue;
+        }
+        assert_eq!(h[i], half::f16::from_f32(f).to_bits(), "f16 of {x:#010x}");
+        assert_eq!(b[i], half::bf16::from_f32(f).to_bits(), "bf16 of {x:#010x}");
+    }
+}
+
+const SPEC: &str = r#"
+description = "two launches"
+source = "k.cu"
+[buffers.in]
+type = "f32"
+len = 4
+init = "iota"
+[buffers.out]
+type = "f32"
+len = 4
+[symbols.c_tab]
+type = "f32"
+values = [0.5]
+[[launch]]
+kernel = "sh_stride<32>"
+grid = [4, 1, 1]
+block = [128]
+args = ["out", "in", 1024, 0.5]
+[[launch]]
+kernel = "ns::k2"
+grid = [2, 3]
+block = [8, 4]
+shared = 256
+args = [7, 2]
+max_dynamic_shared = 102400
+carveout = -1
+[outputs]
+out = "out/result.bin"
+"#;
+
+#[test]
+fn program_has_the_launches_verbatim() {
+    let dir = scratch();
+    let spec = spec_in(&dir, SPEC);
+    let params = vec![
+        vec![
+            ParamKind::Pointer,
+            ParamKind::Pointer,
+            ParamKind::I32,
+            ParamKind::F32,
+        ],
+        vec![ParamKind::U64, ParamKind::F64],
+    ];
+    let c = cuda_host_program(&spec, &params).unwrap();
+    assert!(c.contains("#include \"k.cu\"\n"), "{c}");
+    // 0.5f32 = 0x3f000000; 2.0f64 = 0x4000000000000000; buffers are sorted: in = d0, out = d1.
+    assert!(c.contains(
+        "sh_stride<32><<<dim3(4u, 1u, 1u), dim3(128u, 1u, 1u), 0u>>>(gms_ptr{d1} /* \"out\" */, gms_ptr{d0} /* \"in\" */, (int32_t)1024ll, gms_f32(0x3f000000u) /* 0.5 */);"
+    ), "{c}");
+    assert!(c.contains(
+        "ns::k2<<<dim3(2u, 3u, 1u), dim3(8u, 4u, 1u), 256u>>>((uint64_t)7ll, gms_f64(0x4000000000000000ull) /* 2 */);"
+    ), "{c}");
+    assert!(c.contains("cudaFuncSetAttribute((const void*)(&ns::k2), cudaFuncAttributeMaxDynamicSharedMemorySize, 102400)"));
+    assert!(c.contains("cudaFuncSetAttribute((const void*)(&ns::k2), cudaFuncAttributePreferredSharedMemoryCarveout, -1)"));
+    assert!(c.contains("GMS_CHECK(cudaMemcpyToSymbol(c_tab, hs, 4ull));"));
+    assert!(c.contains("if (gms_write(outdir, \"result.bin\", h1, 16ull)) return 1;"));
+    // Written elsewhere, the include climbs to the spec's directory.
+    let other = dir.join("progs");
+    let c = cuda_host_program_in(&spec, &params, &other).unwrap();
+    assert!(c.contains("#include \"../k.cu\"\n"), "{c}");
+}
+
+#[test]
+fn argument_mismatches_are_errors() {
+    let dir = scratch();
+    let spec = spec_in(&dir, SPEC);
+    let ok2 = vec![ParamKind::U64, ParamKind::F64];
+    let e = |p0: Vec<ParamKind>| {
+        cuda_host_program(&spec, &[p0, ok2.clone()])
+            .unwrap_err()
+            .to_string()
+            .replace(&dir.display().to_string(), "DIR")
+    };
+    use ParamKind::*;
+    assert_eq!(
+        e(vec![Pointer, Pointer, I32]),
+        "DIR/spec.toml: [[launch]] #1 args: sh_stride<32> takes 3 parameters, 4 given"
+    );
+    assert_eq!(
+        e(vec![Pointer, I32, I32, F32]),
+        "DIR/spec.toml: [[launch]] #1 args[1]: buffer \"in\" given for a i32 parameter"
+    );
+    assert_eq!(
+        e(vec![Pointer, Pointer, U8, F32]),
+        "DIR/spec.toml: [[launch]] #1 args[2]: 1024 does not fit in 8 bits (-128 to 255)"
+    );
+    assert_eq!(
+        e(vec![Pointer, Pointer, I32, I32]),
+        "DIR/spec.toml: [[launch]] #1 args[3]: 0.5 is not an integer (i32 parameter)"
+    );
+    assert_eq!(
+        e(vec![Pointer, Pointer, Pointer, F32]),
+        "DIR/spec.toml: [[launch]] #1 args[2]: a pointer parameter needs a buffer name (or 0)"
+    );
+    assert_eq!(
+        e(vec![Pointer, Pointer, Other(16), F32]),
+        "DIR/spec.toml: [[launch]] #1 args[2]: the parameter is a 16-byte aggregate, which the export cannot build"
+    );
+    assert!(cuda_host_program(&spec, std::slice::from_ref(&ok2)).is_err());
+}
+
+#[test]
+fn relative_paths() {
+    assert_eq!(
+        relative_path(Path::new("/a/b/k.cu"), Path::new("/a/c/d")),
+        PathBuf::from("../../b/k.cu")
+    );
+    assert_eq!(
+        relative_path(Path::new("/a/./b/../k.cu"), Path::new("/a")),
+        PathBuf::from("k.cu")
+    );
+}
