@@ -12,5 +12,7 @@ pub mod gpu;
 pub mod ir;
 pub mod mem;
 pub mod ptx;
+pub mod report;
+pub mod run;
 pub mod runtime;
 pub mod spec;

@@ -1,1 +1,144 @@
-fn main() {}
+//! The `gpumemsim` command line: a thin layer over the library.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use gpumemsim::run::{self, RunError, RunOptions};
+use gpumemsim::spec::Spec;
+
+#[derive(Parser)]
+#[command(
+    name = "gpumemsim",
+    version,
+    about = "Runs CUDA kernels on a simulated GPU memory system and reports what it does"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a launch spec and print its report.
+    Run {
+        /// The launch spec (TOML).
+        spec: PathBuf,
+        /// Print the machine-readable JSON report on standard output.
+        #[arg(long)]
+        json: bool,
+        /// Compile the spec's .cu with NVRTC even when it names a committed .ptx.
+        #[arg(long)]
+        recompile: bool,
+        /// Warp-instructions a block may execute before the kernel is declared endless.
+        #[arg(long, default_value_t = gpumemsim::runtime::DEFAULT_BUDGET_PER_BLOCK)]
+        max_instructions: u64,
+        /// How many worst lines to show per launch.
+        #[arg(long, default_value_t = 5)]
+        top: usize,
+    },
+    /// Compile a spec's .cu with NVRTC and write its .ptx (with kernel names and ptxas resources).
+    Compile {
+        /// The launch spec (TOML).
+        spec: PathBuf,
+        /// Where to write the PTX (default: the spec's `ptx`, or the source with .ptx).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Write a standalone CUDA host program that runs the spec on a real GPU.
+    ExportCuda {
+        /// The launch spec (TOML).
+        spec: PathBuf,
+        /// Where to write the .cu (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match real_main(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+fn real_main(cli: Cli) -> Result<(), RunError> {
+    match cli.cmd {
+        Cmd::Run {
+            spec,
+            json,
+            recompile,
+            max_instructions,
+            top,
+        } => {
+            let spec = Spec::load(&spec)?;
+            let mut opts = RunOptions {
+                recompile,
+                ..RunOptions::default()
+            };
+            opts.launch.budget_per_block = max_instructions;
+            let tty = std::io::stderr().is_terminal();
+            let mut last = std::time::Instant::now();
+            let report = run::run_spec(&spec, &opts, &mut |i, done, total| {
+                if tty && (done == total || last.elapsed().as_millis() > 200) {
+                    last = std::time::Instant::now();
+                    eprint!("\r  launch {}: block {done}/{total}   ", i + 1);
+                    if done == total {
+                        eprint!("\r{}\r", " ".repeat(40));
+                    }
+                }
+            })?;
+            if json {
+                let text = serde_json::to_string_pretty(&report).map_err(|e| RunError::Io {
+                    path: "<stdout>".into(),
+                    message: e.to_string(),
+                })?;
+                println!("{text}");
+            } else {
+                print!("{}", gpumemsim::report::text::render(&report, top));
+            }
+            Ok(())
+        }
+        Cmd::Compile { spec, output } => {
+            let spec = Spec::load(&spec)?;
+            let src = spec.source.clone().ok_or_else(|| RunError::Launch {
+                file: spec.path.display().to_string(),
+                key: "source".into(),
+                message: "compile needs a `source` .cu file".into(),
+            })?;
+            let ptx = run::compile_spec(&spec, &src)?;
+            let out =
+                output
+                    .or_else(|| run::ptx_path_for(&spec))
+                    .ok_or_else(|| RunError::Launch {
+                        file: spec.path.display().to_string(),
+                        key: "ptx".into(),
+                        message: "no output path".into(),
+                    })?;
+            std::fs::write(&out, &ptx.text).map_err(|e| RunError::Io {
+                path: out.display().to_string(),
+                message: e.to_string(),
+            })?;
+            eprintln!("wrote {}", out.display());
+            Ok(())
+        }
+        Cmd::ExportCuda { spec, output } => {
+            let spec = Spec::load(&spec)?;
+            let program = run::export_cuda(&spec, output.as_deref())?;
+            match output {
+                Some(p) => std::fs::write(&p, program).map_err(|e| RunError::Io {
+                    path: p.display().to_string(),
+                    message: e.to_string(),
+                })?,
+                None => print!("{program}"),
+            }
+            Ok(())
+        }
+    }
+}

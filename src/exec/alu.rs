@@ -12,7 +12,6 @@ use crate::ir::{CmpFn, LaneFn};
 
 use super::fsel as float;
 
-
 macro_rules! int_fn {
     ($ty:expr, |$a:ident: $t:ident, $b:ident, $c:ident, $e:ident| $body:expr) => {{
         let f: LaneFn = match $ty {

@@ -72,13 +72,25 @@ pub fn select(opcode: &str, mods: &[&str], ty: ScalarType) -> Result<LaneFn, Str
         (F32, "add") => with_mode!(mode, |a, b, c| fl::add_f32(a as u32, b as u32, M) as u64),
         (F32, "sub") => with_mode!(mode, |a, b, c| fl::sub_f32(a as u32, b as u32, M) as u64),
         (F32, "mul") => with_mode!(mode, |a, b, c| fl::mul_f32(a as u32, b as u32, M) as u64),
-        (F32, "fma" | "mad") => with_mode!(mode, |a, b, c| fl::fma_f32(a as u32, b as u32, c as u32, M) as u64),
-        (F32, "div") if approx => with_mode!(mode, |a, b, c| fl::div_approx_f32(a as u32, b as u32, M.ftz) as u64),
-        (F32, "div") if has("full") => with_mode!(mode, |a, b, c| fl::div_full_f32(a as u32, b as u32, M.ftz) as u64),
+        (F32, "fma" | "mad") => {
+            with_mode!(mode, |a, b, c| fl::fma_f32(a as u32, b as u32, c as u32, M)
+                as u64)
+        }
+        (F32, "div") if approx => with_mode!(mode, |a, b, c| fl::div_approx_f32(
+            a as u32, b as u32, M.ftz
+        ) as u64),
+        (F32, "div") if has("full") => {
+            with_mode!(mode, |a, b, c| fl::div_full_f32(a as u32, b as u32, M.ftz)
+                as u64)
+        }
         (F32, "div") => with_mode!(mode, |a, b, c| fl::div_f32(a as u32, b as u32, M) as u64),
-        (F32, "rcp") if approx => with_mode!(mode, |a, b, c| fl::rcp_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "rcp") if approx => {
+            with_mode!(mode, |a, b, c| fl::rcp_approx_f32(a as u32, M.ftz) as u64)
+        }
         (F32, "rcp") => with_mode!(mode, |a, b, c| fl::rcp_f32(a as u32, M) as u64),
-        (F32, "sqrt") if approx => with_mode!(mode, |a, b, c| fl::sqrt_approx_f32(a as u32, M.ftz) as u64),
+        (F32, "sqrt") if approx => {
+            with_mode!(mode, |a, b, c| fl::sqrt_approx_f32(a as u32, M.ftz) as u64)
+        }
         (F32, "sqrt") => with_mode!(mode, |a, b, c| fl::sqrt_f32(a as u32, M) as u64),
         (F32, "rsqrt") => with_mode!(mode, |a, b, c| fl::rsqrt_approx_f32(a as u32, M.ftz) as u64),
         (F32, "sin") => with_mode!(mode, |a, b, c| fl::sin_approx_f32(a as u32, M.ftz) as u64),
@@ -110,20 +122,43 @@ pub fn select(opcode: &str, mods: &[&str], ty: ScalarType) -> Result<LaneFn, Str
         (F64, "rcp") => with_mode!(mode, |a, b, c| fl::rcp_f64(a, M)),
         (F64, "sqrt") => with_mode!(mode, |a, b, c| fl::sqrt_f64(a, M)),
         (F64, "rsqrt") => with_mode!(mode, |a, b, c| fl::rsqrt_approx_f64(a, M.ftz)),
-        (F64, "min") => if nan { |a, b, _, _| fl::fmin(Fmt::F64, a, b, false, true) } else { |a, b, _, _| fl::fmin(Fmt::F64, a, b, false, false) },
-        (F64, "max") => if nan { |a, b, _, _| fl::fmax(Fmt::F64, a, b, false, true) } else { |a, b, _, _| fl::fmax(Fmt::F64, a, b, false, false) },
+        (F64, "min") => {
+            if nan {
+                |a, b, _, _| fl::fmin(Fmt::F64, a, b, false, true)
+            } else {
+                |a, b, _, _| fl::fmin(Fmt::F64, a, b, false, false)
+            }
+        }
+        (F64, "max") => {
+            if nan {
+                |a, b, _, _| fl::fmax(Fmt::F64, a, b, false, true)
+            } else {
+                |a, b, _, _| fl::fmax(Fmt::F64, a, b, false, false)
+            }
+        }
         (F64, "abs") => |a, _, _, _| fl::abs_f64(a),
         (F64, "neg") => |a, _, _, _| fl::neg_f64(a),
         (F64, "copysign") => |a, b, _, _| fl::copysign(Fmt::F64, a, b),
-        (F16 | BF16, "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max") => half_op(opcode, ty == F16, false, mode, nan, relu)?,
-        (F16x2 | BF16x2, "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max") => half_op(opcode, ty == F16x2, true, mode, nan, relu)?,
+        (F16 | BF16, "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max") => {
+            half_op(opcode, ty == F16, false, mode, nan, relu)?
+        }
+        (F16x2 | BF16x2, "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max") => {
+            half_op(opcode, ty == F16x2, true, mode, nan, relu)?
+        }
         _ => return unsupported(),
     };
     Ok(f)
 }
 
 /// Half-precision arithmetic on f16/bf16 and their packed pairs.
-fn half_op(opcode: &str, is_f16: bool, packed: bool, mode: FMode, nan: bool, relu: bool) -> Result<LaneFn, String> {
+fn half_op(
+    opcode: &str,
+    is_f16: bool,
+    packed: bool,
+    mode: FMode,
+    nan: bool,
+    relu: bool,
+) -> Result<LaneFn, String> {
     macro_rules! fmt_and_pack {
         ($scalar:expr, $pair:expr) => {
             match (is_f16, packed) {
@@ -160,36 +195,56 @@ fn half_op(opcode: &str, is_f16: bool, packed: bool, mode: FMode, nan: bool, rel
             |f, a: u64, b: u64, _c: u64, m| hf::mul_h2(f, a as u32, b as u32, m) as u64
         ),
         ("fma", false, _) => fmt_and_pack!(
-            |f, a: u64, b: u64, c: u64, m| hf::fma_h(f, a as u16, b as u16, c as u16, m, false) as u64,
-            |f, a: u64, b: u64, c: u64, m| hf::fma_h2(f, a as u32, b as u32, c as u32, m, false) as u64
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h(f, a as u16, b as u16, c as u16, m, false)
+                as u64,
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h2(f, a as u32, b as u32, c as u32, m, false)
+                as u64
         ),
         ("fma", true, _) => fmt_and_pack!(
-            |f, a: u64, b: u64, c: u64, m| hf::fma_h(f, a as u16, b as u16, c as u16, m, true) as u64,
-            |f, a: u64, b: u64, c: u64, m| hf::fma_h2(f, a as u32, b as u32, c as u32, m, true) as u64
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h(f, a as u16, b as u16, c as u16, m, true)
+                as u64,
+            |f, a: u64, b: u64, c: u64, m| hf::fma_h2(f, a as u32, b as u32, c as u32, m, true)
+                as u64
         ),
         ("neg", _, _) => fmt_and_pack!(
             |f, a: u64, _b: u64, _c: u64, m: FMode| hf::neg_h(f, a as u16, m.ftz) as u64,
-            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::map2(a as u32, 0, |x, _| hf::neg_h(f, x, m.ftz)) as u64
+            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::map2(a as u32, 0, |x, _| hf::neg_h(
+                f, x, m.ftz
+            )) as u64
         ),
         ("abs", _, _) => fmt_and_pack!(
             |f, a: u64, _b: u64, _c: u64, m: FMode| hf::abs_h(f, a as u16, m.ftz) as u64,
-            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::map2(a as u32, 0, |x, _| hf::abs_h(f, x, m.ftz)) as u64
+            |f, a: u64, _b: u64, _c: u64, m: FMode| hf::map2(a as u32, 0, |x, _| hf::abs_h(
+                f, x, m.ftz
+            )) as u64
         ),
         ("min", _, false) => fmt_and_pack!(
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::min_h(f, a as u16, b as u16, m.ftz, false) as u64,
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::min_h(f, x, y, m.ftz, false)) as u64
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::min_h(f, a as u16, b as u16, m.ftz, false)
+                as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::min_h(
+                f, x, y, m.ftz, false
+            )) as u64
         ),
         ("min", _, true) => fmt_and_pack!(
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::min_h(f, a as u16, b as u16, m.ftz, true) as u64,
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::min_h(f, x, y, m.ftz, true)) as u64
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::min_h(f, a as u16, b as u16, m.ftz, true)
+                as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::min_h(
+                f, x, y, m.ftz, true
+            )) as u64
         ),
         ("max", _, false) => fmt_and_pack!(
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::max_h(f, a as u16, b as u16, m.ftz, false) as u64,
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::max_h(f, x, y, m.ftz, false)) as u64
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::max_h(f, a as u16, b as u16, m.ftz, false)
+                as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::max_h(
+                f, x, y, m.ftz, false
+            )) as u64
         ),
         ("max", _, true) => fmt_and_pack!(
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::max_h(f, a as u16, b as u16, m.ftz, true) as u64,
-            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::max_h(f, x, y, m.ftz, true)) as u64
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::max_h(f, a as u16, b as u16, m.ftz, true)
+                as u64,
+            |f, a: u64, b: u64, _c: u64, m: FMode| hf::map2(a as u32, b as u32, |x, y| hf::max_h(
+                f, x, y, m.ftz, true
+            )) as u64
         ),
         _ => return Err(format!("unsupported half-precision instruction '{opcode}'")),
     };
@@ -241,7 +296,11 @@ pub fn select_cmp(cmp: &str, ty: ScalarType, ftz: bool) -> Result<CmpFn, String>
         CmpOp::Geu => fcmp_fn!(CmpOp::Geu, fmt, ftz),
         CmpOp::Num => fcmp_fn!(CmpOp::Num, fmt, ftz),
         CmpOp::Nan => fcmp_fn!(CmpOp::Nan, fmt, ftz),
-        _ => return Err(format!("comparison '.{cmp}' does not apply to floating-point types")),
+        _ => {
+            return Err(format!(
+                "comparison '.{cmp}' does not apply to floating-point types"
+            ))
+        }
     })
 }
 

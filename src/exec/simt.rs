@@ -869,6 +869,25 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             spaces[l] = s;
             seen |= 1 << s as u8;
         }
+        // A fully predicated-off instruction still executes (it counts as an instruction of its
+        // space) but requests nothing.
+        if e == 0 {
+            if let SpaceSel::Space(s) = sel {
+                if s != Space::Param {
+                    let req = MemRequest {
+                        space: s,
+                        kind,
+                        width,
+                        addrs: [0; 32],
+                        mask: 0,
+                        pc,
+                        cache_op: cache,
+                    };
+                    self.obs.mem(&req);
+                }
+            }
+            return Ok(());
+        }
         // One request per space present, emitted before the access so models see program order.
         for s in [
             Space::Global,

@@ -694,7 +694,10 @@ fn preload_builtins(nvrtc: &Path) {
             // SAFETY: as for libnvrtc itself: NVIDIA's library, no caller preconditions. RTLD_GLOBAL
             // makes its soname visible to libnvrtc's own dlopen.
             let lib = unsafe {
-                libloading::os::unix::Library::open(Some(e.path()), libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL)
+                libloading::os::unix::Library::open(
+                    Some(e.path()),
+                    libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL,
+                )
             };
             if let Ok(lib) = lib {
                 std::mem::forget(lib);

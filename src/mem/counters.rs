@@ -71,6 +71,9 @@ pub struct MemCounters {
     pub const_inst: u64,
     pub const_requests: u64,
     pub const_serialization: u64,
+
+    /// Worst N-way bank conflict seen (a maximum, not a sum; 0 when no shared access).
+    pub shared_max_way: u32,
 }
 
 impl MemCounters {
@@ -80,6 +83,7 @@ impl MemCounters {
             Space::Shared => {
                 let a = shared_wavefronts(req, cfg);
                 let (wf, conflicts) = (u64::from(a.wavefronts), u64::from(a.conflicts()));
+                self.shared_max_way = self.shared_max_way.max(a.max_way);
                 match req.kind {
                     AccessKind::Load => {
                         self.shared_ld_inst += 1;
@@ -157,8 +161,14 @@ impl MemCounters {
         }
     }
 
-    /// Adds every counter of `other` to `self`.
+    /// The worst N-way bank conflict of the shared accesses counted (1 when conflict-free).
+    pub fn shared_max_way(&self) -> u32 {
+        self.shared_max_way.max(1)
+    }
+
+    /// Adds every counter of `other` to `self` (maxima are combined as maxima).
     pub fn merge(&mut self, other: &Self) {
+        self.shared_max_way = self.shared_max_way.max(other.shared_max_way);
         let Self {
             shared_ld_inst,
             shared_st_inst,
@@ -190,6 +200,7 @@ impl MemCounters {
             const_inst,
             const_requests,
             const_serialization,
+            shared_max_way: _,
         } = other;
         self.shared_ld_inst += shared_ld_inst;
         self.shared_st_inst += shared_st_inst;

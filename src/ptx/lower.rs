@@ -1144,7 +1144,8 @@ impl<'a> KernelBuilder<'a> {
                 need(3)?;
                 let sty = need_ty()?;
                 let cmpname = mods.first().copied().unwrap_or("");
-                let cmp = alu::select_cmp(cmpname, sty, mods.contains(&"ftz")).or_else(|e| self.err(span, e))?;
+                let cmp = alu::select_cmp(cmpname, sty, mods.contains(&"ftz"))
+                    .or_else(|e| self.err(span, e))?;
                 let bop = match mods.get(1).copied() {
                     Some("and") => Some(BoolOp::And),
                     Some("or") => Some(BoolOp::Or),
@@ -1214,7 +1215,13 @@ impl<'a> KernelBuilder<'a> {
                 let f: LaneFn = if cty == ScalarType::F32 {
                     if mods.contains(&"ftz") {
                         |a, b, c, _| {
-                            if f32::from_bits(crate::exec::float::ftz_in(c, crate::exec::float::Fmt::F32, true) as u32) >= 0.0 {
+                            if f32::from_bits(crate::exec::float::ftz_in(
+                                c,
+                                crate::exec::float::Fmt::F32,
+                                true,
+                            ) as u32)
+                                >= 0.0
+                            {
                                 a
                             } else {
                                 b

@@ -171,6 +171,21 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         self.skip_to_semicolon();
                     }
+                    ".section" => {
+                        // DWARF sections (`.section .debug_str { ... }`): not executable.
+                        self.pos += 1;
+                        self.word()?;
+                        self.expect_punct('{')?;
+                        let mut depth = 1;
+                        while depth > 0 {
+                            match self.next().map(|t| t.tok) {
+                                Some(Tok::Punct('{')) => depth += 1,
+                                Some(Tok::Punct('}')) => depth -= 1,
+                                Some(_) => {}
+                                None => return self.err_at(span, "unterminated .section"),
+                            }
+                        }
+                    }
                     _ => self.top_level(&mut m)?,
                 },
                 _ => {

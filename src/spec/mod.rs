@@ -352,9 +352,11 @@ impl Spec {
             Some(s) => Some(cx.input_file("source", s)?),
             None => None,
         };
-        let ptx = match &raw.ptx {
-            Some(s) => Some(cx.input_file("ptx", s)?),
-            None => None,
+        // A `.ptx` next to a `.cu` may not exist yet: `gpumemsim compile` writes it.
+        let ptx = match (&raw.ptx, &source) {
+            (Some(s), Some(_)) if !s.is_empty() && !cx.resolve(s).exists() => Some(cx.resolve(s)),
+            (Some(s), _) => Some(cx.input_file("ptx", s)?),
+            (None, _) => None,
         };
         if source.is_none() && ptx.is_none() {
             return Err(cx.invalid("source", "give `source` (CUDA C) or `ptx` (or both)"));

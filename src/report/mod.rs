@@ -1,0 +1,266 @@
+//! Reports: per-launch metrics under Nsight Compute's names, per-source-line attribution, and
+//! the text a person reads (worst lines first, in the seeds' words: bank, N-way conflict,
+//! broadcast, sector, coalesced, spill).
+
+pub mod profile;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::exec::simt::{LaunchDims, LaunchStats};
+use crate::frontend::nvrtc::KernelResources;
+use crate::gpu::occupancy::{Limiter, Occupancy};
+use crate::ir::{Kernel, Op};
+use crate::mem::counters::MemCounters;
+use crate::spec::Spec;
+use profile::Profile;
+
+/// The report of a whole spec.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The spec file.
+    pub spec: String,
+    /// The modelled GPU.
+    pub gpu: String,
+    /// One entry per launch, in order.
+    pub launches: Vec<LaunchReport>,
+}
+
+/// The report of one launch.
+#[derive(Clone, Debug, Serialize)]
+pub struct LaunchReport {
+    /// The kernel as the spec names it.
+    pub kernel: String,
+    /// Its PTX entry name.
+    pub ptx_name: String,
+    /// Grid size.
+    pub grid: [u32; 3],
+    /// Block size.
+    pub block: [u32; 3],
+    /// Dynamic shared memory.
+    pub shared: u32,
+    /// Metrics by name (Nsight Compute names where one exists, `gpumemsim__` otherwise).
+    pub metrics: BTreeMap<String, f64>,
+    /// Registers and spills as ptxas reported them, when known.
+    pub resources: Option<Resources>,
+    /// The occupancy limiter, when known.
+    pub occupancy_limiter: Option<String>,
+    /// Memory counters per CUDA source line (lines without memory traffic are left out).
+    pub lines: Vec<LineReport>,
+}
+
+/// ptxas resource usage.
+#[derive(Clone, Debug, Serialize)]
+pub struct Resources {
+    /// Registers per thread.
+    pub registers: u32,
+    /// Spill store bytes per thread.
+    pub spill_stores: u32,
+    /// Spill load bytes per thread.
+    pub spill_loads: u32,
+    /// Stack frame bytes per thread.
+    pub stack_frame: u32,
+    /// Static shared memory per block.
+    pub static_shared: u32,
+}
+
+/// Counters of one source line.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineReport {
+    /// Source file name.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// The line's text, when the file can be read.
+    pub text: String,
+    /// The memory metrics of this line that are not zero.
+    pub metrics: BTreeMap<String, u64>,
+    /// Worst bank-conflict degree of a shared access on this line (1 = none).
+    pub max_way: u32,
+    /// Bytes per lane of the line's widest memory access.
+    pub width: u32,
+    /// Thread-level memory accesses on this line (for ideal-sector estimates).
+    pub thread_accesses: u64,
+    /// Whether the line's shared accesses are loads, stores or both.
+    #[serde(skip)]
+    pub counters: MemCounters,
+}
+
+impl LaunchReport {
+    /// Builds the report of one launch.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        spec: &Spec,
+        name: &str,
+        kernel: &Kernel,
+        dims: LaunchDims,
+        profile: &Profile,
+        stats: LaunchStats,
+        resources: Option<KernelResources>,
+        occ: Option<Occupancy>,
+    ) -> LaunchReport {
+        let totals = profile.totals();
+        let mut metrics: BTreeMap<String, f64> = totals
+            .metrics()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v as f64))
+            .collect();
+        metrics.insert(
+            "gpumemsim__ptx_inst_executed.sum".into(),
+            stats.warp_instructions as f64,
+        );
+        metrics.insert(
+            "gpumemsim__ptx_thread_inst_executed.sum".into(),
+            stats.thread_instructions as f64,
+        );
+        metrics.insert("launch__grid_size".into(), dims.blocks() as f64);
+        metrics.insert("launch__block_size".into(), dims.threads_per_block() as f64);
+        metrics.insert(
+            "launch__shared_mem_per_block_dynamic".into(),
+            dims.dynamic_shared as f64,
+        );
+        metrics.insert(
+            "launch__shared_mem_per_block_static".into(),
+            kernel.static_shared as f64,
+        );
+        if let Some(r) = &resources {
+            metrics.insert("launch__registers_per_thread".into(), r.registers as f64);
+        }
+        let mut limiter = None;
+        if let Some(o) = &occ {
+            metrics.insert(
+                "launch__occupancy_limit_registers".into(),
+                o.limit_registers as f64,
+            );
+            metrics.insert(
+                "launch__occupancy_limit_shared_mem".into(),
+                o.limit_shared_mem as f64,
+            );
+            metrics.insert("launch__occupancy_limit_warps".into(), o.limit_warps as f64);
+            metrics.insert(
+                "launch__occupancy_limit_blocks".into(),
+                o.limit_blocks as f64,
+            );
+            metrics.insert(
+                "sm__maximum_warps_per_active_cycle_pct".into(),
+                o.theoretical_occupancy_pct,
+            );
+            limiter = Some(
+                match o.limiter {
+                    Limiter::Registers => "registers",
+                    Limiter::SharedMemory => "shared memory",
+                    Limiter::Warps => "warps",
+                    Limiter::Blocks => "blocks",
+                }
+                .to_string(),
+            );
+        }
+        LaunchReport {
+            kernel: name.to_string(),
+            ptx_name: kernel.name.clone(),
+            grid: dims.grid,
+            block: dims.block,
+            shared: dims.dynamic_shared,
+            metrics,
+            resources: resources.map(|r| Resources {
+                registers: r.registers,
+                spill_stores: r.spill_stores,
+                spill_loads: r.spill_loads,
+                stack_frame: r.stack_frame,
+                static_shared: r.static_shared,
+            }),
+            occupancy_limiter: limiter,
+            lines: lines(spec, kernel, profile),
+        }
+    }
+}
+
+/// Totals the per-instruction counters by CUDA source line.
+fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
+    let mut by_line: BTreeMap<(u32, u32), LineReport> = BTreeMap::new();
+    let mut file_cache: BTreeMap<u32, (String, Vec<String>)> = BTreeMap::new();
+    for (pc, c) in profile.per_pc.iter().enumerate() {
+        let is_mem = matches!(
+            kernel.code[pc].op,
+            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. }
+        );
+        if !is_mem || *c == MemCounters::default() {
+            continue;
+        }
+        let info = &kernel.info[pc];
+        let width = match &kernel.code[pc].op {
+            Op::Ld { ty, d, .. } => ty.size() * d.len() as u32,
+            Op::St { ty, s, .. } => ty.size() * s.len() as u32,
+            Op::Atom { ty, .. } => ty.size(),
+            _ => 0,
+        };
+        let key = (info.src_file, info.src_line);
+        let (fname, text) = {
+            let entry = file_cache.entry(info.src_file).or_insert_with(|| {
+                let path = kernel
+                    .files
+                    .iter()
+                    .find(|(i, _)| *i == info.src_file)
+                    .map(|(_, p)| p.clone())
+                    .unwrap_or_default();
+                let lines = read_source(&path, &spec.dir);
+                let name = Path::new(&path)
+                    .file_name()
+                    .map(|f| f.to_string_lossy().to_string())
+                    .unwrap_or_else(|| "?".into());
+                (name, lines)
+            });
+            let text = entry
+                .1
+                .get(info.src_line.saturating_sub(1) as usize)
+                .map(|s| s.trim().to_string())
+                .unwrap_or_default();
+            (entry.0.clone(), text)
+        };
+        let lr = by_line.entry(key).or_insert_with(|| LineReport {
+            file: if info.src_line == 0 {
+                "(no line)".into()
+            } else {
+                fname
+            },
+            line: info.src_line,
+            text,
+            metrics: BTreeMap::new(),
+            max_way: 1,
+            width: 0,
+            thread_accesses: 0,
+            counters: MemCounters::default(),
+        });
+        lr.counters.merge(c);
+        lr.width = lr.width.max(width);
+        lr.thread_accesses += profile.thread_inst[pc];
+        lr.max_way = lr.max_way.max(c.shared_max_way());
+    }
+    by_line
+        .into_values()
+        .map(|mut l| {
+            l.metrics = l
+                .counters
+                .metrics()
+                .into_iter()
+                .filter(|(_, v)| *v != 0)
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
+            l
+        })
+        .collect()
+}
+
+fn read_source(path: &str, spec_dir: &Path) -> Vec<String> {
+    let p = PathBuf::from(path);
+    let candidates = [p.clone(), spec_dir.join(p.file_name().unwrap_or_default())];
+    for c in candidates {
+        if let Ok(t) = std::fs::read_to_string(&c) {
+            return t.lines().map(|s| s.to_string()).collect();
+        }
+    }
+    Vec::new()
+}

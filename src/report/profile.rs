@@ -1,0 +1,57 @@
+//! The profiling observer: feeds every memory request to the memory models and keeps the
+//! counters per instruction, so a report can total them per launch and per source line.
+
+use crate::exec::simt::Observer;
+use crate::gpu::config::GpuConfig;
+use crate::mem::counters::MemCounters;
+use crate::mem::request::MemRequest;
+
+/// Per-instruction counters of one launch.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    gpu: &'static GpuConfig,
+    /// Memory counters by instruction index.
+    pub per_pc: Vec<MemCounters>,
+    /// Warp-level executions by instruction index.
+    pub warp_inst: Vec<u64>,
+    /// Thread-level executions (guard passed) by instruction index.
+    pub thread_inst: Vec<u64>,
+}
+
+impl Profile {
+    /// An empty profile for a kernel of `code_len` instructions.
+    pub fn new(gpu: &'static GpuConfig, code_len: usize) -> Self {
+        Profile {
+            gpu,
+            per_pc: vec![MemCounters::default(); code_len],
+            warp_inst: vec![0; code_len],
+            thread_inst: vec![0; code_len],
+        }
+    }
+
+    /// The launch totals.
+    pub fn totals(&self) -> MemCounters {
+        let mut t = MemCounters::default();
+        for c in &self.per_pc {
+            t.merge(c);
+        }
+        t
+    }
+}
+
+impl Observer for Profile {
+    #[inline]
+    fn mem(&mut self, req: &MemRequest) {
+        if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
+            c.add_request(req, self.gpu);
+        }
+    }
+
+    #[inline(always)]
+    fn inst(&mut self, pc: u32, _active: u32, exec: u32) {
+        if let Some(w) = self.warp_inst.get_mut(pc as usize) {
+            *w += 1;
+            self.thread_inst[pc as usize] += exec.count_ones() as u64;
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The text report: per launch, the headline numbers and the source lines that waste the memory
+//! system most, worst first, with the classic fix where there is one.
+
+use std::fmt::Write;
+
+use super::{LaunchReport, LineReport, Report};
+
+/// A number with thousands separators.
+pub fn thousands(v: u64) -> String {
+    let s = v.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn m(l: &LaunchReport, k: &str) -> u64 {
+    l.metrics.get(k).copied().unwrap_or(0.0) as u64
+}
+
+/// One finding on one line: how much it wastes (for ranking) and what to say.
+struct Finding {
+    waste: u64,
+    text: String,
+}
+
+fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
+    let c = &line.counters;
+    let mut out = Vec::new();
+    let where_ = format!("{}:{}", line.file, line.line);
+    let code = if line.text.is_empty() {
+        String::new()
+    } else {
+        format!("  {}", line.text)
+    };
+    for (what, conflicts, wavefronts) in [
+        ("shared load", c.shared_ld_conflicts, c.shared_ld_wavefronts),
+        (
+            "shared store",
+            c.shared_st_conflicts,
+            c.shared_st_wavefronts,
+        ),
+        (
+            "shared atomic",
+            c.shared_atom_conflicts,
+            c.shared_atom_wavefronts,
+        ),
+    ] {
+        if conflicts == 0 {
+            continue;
+        }
+        let pct = if shared_wavefronts_total > 0 {
+            100 * conflicts / shared_wavefronts_total
+        } else {
+            0
+        };
+        let way = line.max_way;
+        let fix = if line.width <= 4 {
+            format!(
+                "fix: {way} lanes hit one bank with different words, so the word stride between lanes is a multiple of {way}; pad the row by one word (e.g. [32][33] instead of [32][32]) or make the stride odd"
+            )
+        } else {
+            format!("fix: {}-byte accesses conflict when lanes of one phase share a bank; make consecutive lanes read consecutive {}-byte elements", line.width, line.width)
+        };
+        out.push(Finding {
+            waste: conflicts,
+            text: format!(
+                "{where_}{code}\n    {what}, {way}-way bank conflict: {} extra wavefronts of {} ({pct}% of all shared wavefronts)\n    {fix}",
+                thousands(conflicts),
+                thousands(wavefronts)
+            ),
+        });
+    }
+    for (what, requests, sectors) in [
+        ("global load", c.global_ld_requests, c.global_ld_sectors),
+        ("global store", c.global_st_requests, c.global_st_sectors),
+    ] {
+        if requests == 0 {
+            continue;
+        }
+        // Ideal: the bytes the active threads asked for, in 32-byte sectors.
+        let ideal = (line.thread_accesses * line.width as u64)
+            .div_ceil(32)
+            .max(requests);
+        if sectors <= ideal + ideal / 8 {
+            continue;
+        }
+        let per = sectors as f64 / requests as f64;
+        out.push(Finding {
+            waste: sectors - ideal,
+            text: format!(
+                "{where_}{code}\n    {what}, uncoalesced: {} sectors for {} requests ({per:.1} sectors per request; the {}-byte accesses need {} sectors)\n    fix: make consecutive threads (threadIdx.x) touch consecutive addresses: swap the index order, or stage the data through shared memory",
+                thousands(sectors),
+                thousands(requests),
+                line.width,
+                thousands(ideal)
+            ),
+        });
+    }
+    if c.const_serialization > 0 {
+        out.push(Finding {
+            waste: c.const_serialization,
+            text: format!(
+                "{where_}{code}\n    constant load, serialized: {} extra requests ({} requests for {} instructions); constant memory broadcasts one address per warp\n    fix: let the whole warp read the same element, or keep an indexed table in global memory (const __restrict__ / __ldg)",
+                thousands(c.const_serialization),
+                thousands(c.const_requests),
+                thousands(c.const_inst)
+            ),
+        });
+    }
+    let local = c.local_ld_sectors + c.local_st_sectors;
+    if local > 0 {
+        out.push(Finding {
+            waste: local,
+            text: format!(
+                "{where_}{code}\n    local memory: {} sectors ({} loads, {} stores); local memory lives in device memory\n    fix: avoid dynamically indexed per-thread arrays and register spills (check `Used N registers, N bytes spill` in the report)",
+                thousands(local),
+                thousands(c.local_ld_inst),
+                thousands(c.local_st_inst)
+            ),
+        });
+    }
+    out
+}
+
+/// Renders the whole report as text.
+pub fn render(r: &Report, top: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "gpumemsim report: {} on {}",
+        r.spec,
+        r.gpu.to_uppercase()
+    );
+    for (i, l) in r.launches.iter().enumerate() {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "launch {}: {}<<<({},{},{}), ({},{},{}), {}>>>",
+            i + 1,
+            l.kernel,
+            l.grid[0],
+            l.grid[1],
+            l.grid[2],
+            l.block[0],
+            l.block[1],
+            l.block[2],
+            l.shared
+        );
+        if let Some(res) = &l.resources {
+            let _ = writeln!(
+                s,
+                "  registers: {} per thread, {} bytes spill stores, {} bytes spill loads, {} bytes stack; static shared {} bytes",
+                res.registers, res.spill_stores, res.spill_loads, res.stack_frame, res.static_shared
+            );
+        }
+        if let Some(lim) = &l.occupancy_limiter {
+            let _ = writeln!(
+                s,
+                "  occupancy: {:.1}% theoretical, limited by {lim}",
+                l.metrics
+                    .get("sm__maximum_warps_per_active_cycle_pct")
+                    .copied()
+                    .unwrap_or(0.0)
+            );
+        }
+        let sh_wf = m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+            + m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+        let _ = writeln!(
+            s,
+            "  shared:   {} loads, {} stores, {} wavefronts, {} bank conflicts",
+            thousands(m(l, "smsp__sass_inst_executed_op_shared_ld.sum")),
+            thousands(m(l, "smsp__sass_inst_executed_op_shared_st.sum")),
+            thousands(sh_wf),
+            thousands(
+                m(
+                    l,
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+                ) + m(
+                    l,
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+                )
+            )
+        );
+        for (name, sp) in [("global", "global"), ("local", "local")] {
+            let (lr, ls) = (
+                m(l, &format!("l1tex__t_requests_pipe_lsu_mem_{sp}_op_ld.sum")),
+                m(l, &format!("l1tex__t_sectors_pipe_lsu_mem_{sp}_op_ld.sum")),
+            );
+            let (sr, ss) = (
+                m(l, &format!("l1tex__t_requests_pipe_lsu_mem_{sp}_op_st.sum")),
+                m(l, &format!("l1tex__t_sectors_pipe_lsu_mem_{sp}_op_st.sum")),
+            );
+            if lr + sr == 0 && name == "local" {
+                continue;
+            }
+            let _ = writeln!(
+                s,
+                "  {name:<8}  loads: {} requests, {} sectors ({:.1}/request); stores: {} requests, {} sectors ({:.1}/request)",
+                thousands(lr),
+                thousands(ls),
+                if lr > 0 { ls as f64 / lr as f64 } else { 0.0 },
+                thousands(sr),
+                thousands(ss),
+                if sr > 0 { ss as f64 / sr as f64 } else { 0.0 }
+            );
+        }
+        let ci = m(l, "gpumemsim__const_inst_executed.sum");
+        if ci > 0 {
+            let _ = writeln!(
+                s,
+                "  constant: {} loads, {} requests ({} serialized)",
+                thousands(ci),
+                thousands(m(l, "gpumemsim__const_requests.sum")),
+                thousands(m(l, "gpumemsim__const_serialization.sum"))
+            );
+        }
+        let mut all: Vec<Finding> = l.lines.iter().flat_map(|ln| findings(ln, sh_wf)).collect();
+        all.sort_by(|a, b| b.waste.cmp(&a.waste));
+        if all.is_empty() {
+            let _ = writeln!(s, "  no bank conflicts, uncoalesced accesses, constant serialization or local traffic found");
+        } else {
+            let _ = writeln!(s, "  worst lines:");
+            for f in all.iter().take(top) {
+                for line in f.text.lines() {
+                    let _ = writeln!(s, "  {line}");
+                }
+            }
+        }
+    }
+    s
+}

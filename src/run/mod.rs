@@ -1,0 +1,429 @@
+//! Runs a launch spec end to end: find or compile the PTX, load it, allocate and fill the
+//! buffers and symbols, launch each kernel with the memory models attached, write the outputs,
+//! and collect a report.
+//!
+//! PTX files written by `gpumemsim compile` start with comment lines that this module reads back:
+//! `// gpumemsim-kernel: NAME = MANGLED` maps the C++ name a spec uses to the PTX entry, and
+//! `// gpumemsim-resources: MANGLED registers=N ...` records what ptxas reported for the kernel,
+//! so a committed `.ptx` needs no NVRTC to run.
+
+pub mod ptxfile;
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::exec::simt::LaunchDims;
+use crate::frontend::nvrtc::FrontendError;
+use crate::gpu::occupancy::{occupancy, Occupancy, OccupancyInput};
+use crate::ir::types::ScalarType;
+use crate::ir::Kernel;
+use crate::report::profile::Profile;
+use crate::report::{LaunchReport, Report};
+use crate::runtime::{
+    arg_for_param, Device, FuncAttribute, KernelArg, LaunchOptions, RuntimeError,
+};
+use crate::spec::{Arg, Spec, SpecError};
+use ptxfile::PtxFile;
+
+/// Why a run failed.
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// The spec is wrong.
+    #[error("{0}")]
+    Spec(#[from] SpecError),
+    /// NVRTC failed or is missing.
+    #[error("{0}")]
+    Frontend(#[from] FrontendError),
+    /// The runtime rejected something, or the kernel faulted.
+    #[error("{0}")]
+    Runtime(#[from] RuntimeError),
+    /// A launch's arguments do not fit its kernel.
+    #[error("{file}: {key}: {message}")]
+    Launch {
+        /// The spec file.
+        file: String,
+        /// The key (`[[launch]] #2 args[1]`).
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A file could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What happened.
+        message: String,
+    },
+}
+
+impl RunError {
+    /// The exit status the CLI uses: 1 for a fault inside a simulated kernel, 2 for bad input.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            RunError::Runtime(RuntimeError::Fault(_)) => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// How to run a spec.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Launch options (instruction budget).
+    pub launch: LaunchOptions,
+    /// Compile the `.cu` with NVRTC even when the spec names a `.ptx`.
+    pub recompile: bool,
+    /// Write the `[outputs]` files.
+    pub write_outputs: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            launch: LaunchOptions::default(),
+            recompile: false,
+            write_outputs: true,
+        }
+    }
+}
+
+/// The PTX a spec runs: its committed `.ptx`, or the `.cu` compiled with NVRTC.
+pub fn spec_ptx(spec: &Spec, recompile: bool) -> Result<PtxFile, RunError> {
+    match (&spec.ptx, &spec.source) {
+        (Some(p), _) if (!recompile && p.exists()) || spec.source.is_none() => PtxFile::read(p),
+        (_, Some(src)) => compile_spec(spec, src),
+        (Some(p), None) => PtxFile::read(p),
+        (None, None) => Err(RunError::Launch {
+            file: spec.path.display().to_string(),
+            key: "source".into(),
+            message: "the spec names neither `source` nor `ptx`".into(),
+        }),
+    }
+}
+
+/// Compiles the spec's `.cu` with NVRTC: PTX for `compute_90` with the launches' kernel names as
+/// name expressions, and the ptxas resource usage of an `sm_90` build.
+pub fn compile_spec(spec: &Spec, src: &Path) -> Result<PtxFile, RunError> {
+    let text = std::fs::read_to_string(src).map_err(|e| RunError::Io {
+        path: src.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let mut names: Vec<String> = Vec::new();
+    for l in &spec.launches {
+        if !names.contains(&l.kernel) {
+            names.push(l.kernel.clone());
+        }
+    }
+    let opts = crate::frontend::nvrtc::CompileOptions::default();
+    let compiled = crate::frontend::nvrtc::compile_cuda(src, &text, &names, &opts)?;
+    let resources = crate::frontend::nvrtc::kernel_resources(src, &text, &names, "sm_90")?;
+    Ok(PtxFile::from_compiled(
+        src,
+        compiled.ptx,
+        compiled.lowered_names,
+        resources,
+    ))
+}
+
+/// Runs every launch of `spec` and returns the report.
+pub fn run_spec(
+    spec: &Spec,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(usize, u64, u64),
+) -> Result<Report, RunError> {
+    let file = spec.path.display().to_string();
+    let ptx = spec_ptx(spec, opts.recompile)?;
+    let mut dev = Device::new(spec.gpu);
+    dev.load_ptx(&ptx.text, &ptx.path.display().to_string())?;
+    // Buffers.
+    let mut buffers: Vec<(String, u64, u64)> = Vec::new();
+    for b in &spec.buffers {
+        let bytes = b.initial_bytes()?;
+        let ptr = dev.malloc(bytes.len() as u64, &b.name);
+        dev.memcpy_htod(ptr, &bytes)?;
+        buffers.push((b.name.clone(), ptr, bytes.len() as u64));
+    }
+    for s in &spec.symbols {
+        let bytes = s.initial_bytes()?;
+        dev.memcpy_to_symbol(&s.name, &bytes, 0)
+            .map_err(|e| RunError::Launch {
+                file: file.clone(),
+                key: format!("[symbols.{}]", s.name),
+                message: e.to_string(),
+            })?;
+    }
+    let mut report = Report {
+        spec: file.clone(),
+        gpu: spec.gpu.name.to_string(),
+        launches: Vec::new(),
+    };
+    for (i, l) in spec.launches.iter().enumerate() {
+        let key = format!("[[launch]] #{}", i + 1);
+        let mangled = ptx.resolve(&l.kernel).ok_or_else(|| RunError::Launch {
+            file: file.clone(),
+            key: format!("{key} kernel"),
+            message: format!(
+                "no kernel named '{}' in {} (kernels: {})",
+                l.kernel,
+                ptx.path.display(),
+                ptx.kernel_list()
+            ),
+        })?;
+        let kernel = dev
+            .module()
+            .and_then(|m| m.kernel(&mangled))
+            .cloned()
+            .ok_or_else(|| RunError::Launch {
+                file: file.clone(),
+                key: format!("{key} kernel"),
+                message: format!("'{mangled}' is not a kernel entry"),
+            })?;
+        let args =
+            kernel_args(&kernel, &l.args, &buffers).map_err(|(k, message)| RunError::Launch {
+                file: file.clone(),
+                key: format!("{key} {k}"),
+                message,
+            })?;
+        if let Some(v) = l.max_dynamic_shared {
+            dev.func_set_attribute(&mangled, FuncAttribute::MaxDynamicSharedMemorySize(v))?;
+        }
+        if let Some(v) = l.carveout {
+            dev.func_set_attribute(&mangled, FuncAttribute::PreferredSharedMemoryCarveout(v))?;
+        }
+        let dims = LaunchDims {
+            grid: l.grid,
+            block: l.block,
+            dynamic_shared: l.shared,
+        };
+        let resources = ptx.resources(&mangled).cloned();
+        let occ = resources.as_ref().map(|r| {
+            occupancy(
+                spec.gpu,
+                &OccupancyInput {
+                    block_threads: dims.threads_per_block(),
+                    regs_per_thread: r.registers,
+                    static_shared: r.static_shared,
+                    dynamic_shared: l.shared,
+                    carveout_percent: l.carveout,
+                    max_dynamic_shared: l.max_dynamic_shared,
+                },
+            )
+        });
+        if let Some(Err(e)) = &occ {
+            if e.cuda_name() == "cudaErrorLaunchOutOfResources" {
+                return Err(RuntimeError::Cuda {
+                    name: e.cuda_name(),
+                    message: e.to_string(),
+                }
+                .into());
+            }
+        }
+        let occ: Option<Occupancy> = occ.and_then(|r| r.ok());
+        let mut profile = Profile::new(spec.gpu, kernel.code.len());
+        let stats = dev.launch(
+            &mangled,
+            &l.kernel,
+            dims,
+            &args,
+            opts.launch,
+            &mut profile,
+            &mut |d, t| progress(i, d, t),
+        )?;
+        report.launches.push(LaunchReport::new(
+            spec, &l.kernel, &kernel, dims, &profile, stats, resources, occ,
+        ));
+    }
+    if opts.write_outputs {
+        for o in &spec.outputs {
+            let Some((_, ptr, len)) = buffers.iter().find(|b| b.0 == o.buffer) else {
+                return Err(RunError::Launch {
+                    file: file.clone(),
+                    key: format!("[outputs] {}", o.buffer),
+                    message: format!("no buffer named '{}'", o.buffer),
+                });
+            };
+            let mut host = vec![0u8; *len as usize];
+            dev.memcpy_dtoh(&mut host, *ptr)?;
+            write_file(&o.path, &host)?;
+        }
+    }
+    Ok(report)
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), RunError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| RunError::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+    }
+    std::fs::write(path, bytes).map_err(|e| RunError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
+}
+
+/// Converts spec arguments to kernel arguments, checked against the PTX parameter types.
+/// A buffer goes to a 64-bit parameter; an integer must fit the parameter as signed or unsigned.
+pub fn kernel_args(
+    kernel: &Kernel,
+    args: &[Arg],
+    buffers: &[(String, u64, u64)],
+) -> Result<Vec<KernelArg>, (String, String)> {
+    if args.len() != kernel.params.len() {
+        return Err((
+            "args".into(),
+            format!(
+                "the kernel takes {} arguments ({}), {} given",
+                kernel.params.len(),
+                describe_params(kernel),
+                args.len()
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, (a, p)) in args.iter().zip(&kernel.params).enumerate() {
+        let key = format!("args[{i}]");
+        let v = match a {
+            Arg::Buffer(name) => {
+                let Some((_, ptr, _)) = buffers.iter().find(|b| &b.0 == name) else {
+                    return Err((key, format!("no buffer named \"{name}\"")));
+                };
+                if p.size != 8 || p.ty.is_float() {
+                    return Err((
+                        key,
+                        format!(
+                            "buffer \"{name}\" passed for a .{} parameter (a pointer is .u64)",
+                            ty_name(p.ty)
+                        ),
+                    ));
+                }
+                KernelArg::U64(*ptr)
+            }
+            Arg::Int(v) => {
+                if !p.ty.is_float() && p.size < 8 {
+                    let bits = p.size * 8;
+                    let (min, max) = (-(1i64 << (bits - 1)), (1i64 << bits) - 1);
+                    if *v < min || *v > max {
+                        return Err((
+                            key,
+                            format!("{v} does not fit the .{} parameter", ty_name(p.ty)),
+                        ));
+                    }
+                }
+                arg_for_param(p.ty, p.size, Some(*v), None).ok_or_else(|| {
+                    (
+                        key.clone(),
+                        format!(
+                            "cannot pass an integer for a {}-byte .{} parameter",
+                            p.size,
+                            ty_name(p.ty)
+                        ),
+                    )
+                })?
+            }
+            Arg::Float(f) => {
+                if !p.ty.is_float() {
+                    return Err((
+                        key,
+                        format!("{f} is a float, the parameter is .{}", ty_name(p.ty)),
+                    ));
+                }
+                arg_for_param(p.ty, p.size, None, Some(*f)).ok_or_else(|| {
+                    (
+                        key.clone(),
+                        format!("cannot pass a float for a .{} parameter", ty_name(p.ty)),
+                    )
+                })?
+            }
+        };
+        out.push(v);
+    }
+    Ok(out)
+}
+
+fn ty_name(t: ScalarType) -> String {
+    format!("{t:?}").to_lowercase()
+}
+
+fn describe_params(k: &Kernel) -> String {
+    k.params
+        .iter()
+        .map(|p| format!(".{}", ty_name(p.ty)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The export module's parameter kinds for launch `l` (pointers where the spec passes a buffer).
+pub fn param_kinds(kernel: &Kernel, args: &[Arg]) -> Vec<crate::export::ParamKind> {
+    use crate::export::ParamKind as P;
+    kernel
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match (p.ty, p.size) {
+            (_, 8) if matches!(args.get(i), Some(Arg::Buffer(_))) => P::Pointer,
+            (ScalarType::F32, 4) => P::F32,
+            (ScalarType::F64, 8) => P::F64,
+            (ScalarType::S8, 1) => P::I8,
+            (ScalarType::S16, 2) => P::I16,
+            (ScalarType::S32, 4) => P::I32,
+            (ScalarType::S64, 8) => P::I64,
+            (_, 1) => P::U8,
+            (_, 2) => P::U16,
+            (_, 4) => P::U32,
+            (_, 8) => P::U64,
+            (_, n) => P::Other(n),
+        })
+        .collect()
+}
+
+/// Where `gpumemsim compile` writes a spec's PTX: the spec's `ptx`, or the source with `.ptx`.
+pub fn ptx_path_for(spec: &Spec) -> Option<PathBuf> {
+    spec.ptx
+        .clone()
+        .or_else(|| spec.source.as_ref().map(|s| s.with_extension("ptx")))
+}
+
+/// The standalone CUDA host program for `spec` (see [`crate::export::cuda`]), written to be
+/// saved at `output` (its directory decides the relative `#include` path).
+pub fn export_cuda(spec: &Spec, output: Option<&Path>) -> Result<String, RunError> {
+    let ptx = spec_ptx(spec, false)?;
+    let mut dev = Device::new(spec.gpu);
+    dev.load_ptx(&ptx.text, &ptx.path.display().to_string())?;
+    let mut params = Vec::new();
+    for (i, l) in spec.launches.iter().enumerate() {
+        let mangled = ptx.resolve(&l.kernel).ok_or_else(|| RunError::Launch {
+            file: spec.path.display().to_string(),
+            key: format!("[[launch]] #{} kernel", i + 1),
+            message: format!("no kernel named '{}'", l.kernel),
+        })?;
+        let k = dev
+            .module()
+            .and_then(|m| m.kernel(&mangled))
+            .ok_or_else(|| RunError::Launch {
+                file: spec.path.display().to_string(),
+                key: format!("[[launch]] #{} kernel", i + 1),
+                message: format!("'{mangled}' is not a kernel"),
+            })?;
+        params.push(param_kinds(k, &l.args));
+    }
+    let dir = output
+        .and_then(|p| p.parent())
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| spec.dir.clone());
+    crate::export::cuda::cuda_host_program_in(spec, &params, &dir).map_err(|e| RunError::Launch {
+        file: spec.path.display().to_string(),
+        key: "export".into(),
+        message: e.to_string(),
+    })
+}
