@@ -47,6 +47,16 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Run a spec and compare its counters with an Nsight Compute CSV of the same spec on a GPU.
+    Compare {
+        /// The launch spec (TOML).
+        spec: PathBuf,
+        /// `ncu --csv --print-units base --metrics ...` output for the spec's host program.
+        ncu_csv: PathBuf,
+        /// Show every metric, not only the ones that differ.
+        #[arg(long)]
+        all: bool,
+    },
     /// Write a standalone CUDA host program that runs the spec on a real GPU.
     ExportCuda {
         /// The launch spec (TOML).
@@ -126,6 +136,29 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                 message: e.to_string(),
             })?;
             eprintln!("wrote {}", out.display());
+            Ok(())
+        }
+        Cmd::Compare { spec, ncu_csv, all } => {
+            let spec = Spec::load(&spec)?;
+            let csv = std::fs::read_to_string(&ncu_csv).map_err(|e| RunError::Io {
+                path: ncu_csv.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let bad = |message: String| RunError::Io {
+                path: ncu_csv.display().to_string(),
+                message,
+            };
+            let ncu = gpumemsim::report::compare::parse_ncu_csv(&csv).map_err(bad)?;
+            let opts = RunOptions {
+                write_outputs: false,
+                ..RunOptions::default()
+            };
+            let report = run::run_spec(&spec, &opts, &mut |_, _, _| {})?;
+            let cmp = gpumemsim::report::compare::compare(&report, &ncu).map_err(bad)?;
+            print!("{}", gpumemsim::report::compare::render(&cmp, !all));
+            if cmp.iter().any(|c| !c.equal()) {
+                return Err(RunError::Mismatch);
+            }
             Ok(())
         }
         Cmd::ExportCuda { spec, output } => {

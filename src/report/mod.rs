@@ -2,6 +2,7 @@
 //! the text a person reads (worst lines first, in the seeds' words: bank, N-way conflict,
 //! broadcast, sector, coalesced, spill).
 
+pub mod compare;
 pub mod profile;
 pub mod text;
 

@@ -48,6 +48,9 @@ pub enum RunError {
         /// What is wrong.
         message: String,
     },
+    /// `compare` found metrics that differ from the hardware's.
+    #[error("simulated metrics differ from the hardware's")]
+    Mismatch,
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io {
@@ -62,7 +65,7 @@ impl RunError {
     /// The exit status the CLI uses: 1 for a fault inside a simulated kernel, 2 for bad input.
     pub fn exit_code(&self) -> i32 {
         match self {
-            RunError::Runtime(RuntimeError::Fault(_)) => 1,
+            RunError::Runtime(RuntimeError::Fault(_)) | RunError::Mismatch => 1,
             _ => 2,
         }
     }

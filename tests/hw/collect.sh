@@ -18,8 +18,8 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
 # The metric list: the lines between the markers in README.md.
-METRICS=$(sed -n '/<!-- metrics:begin -->/,/<!-- metrics:end -->/p' "$HERE/README.md" \
-    | grep -v '<!--' | grep -v '^[[:space:]]*$' | paste -sd, -)
+METRICS=${GMS_METRICS:-$(sed -n '/<!-- metrics:begin -->/,/<!-- metrics:end -->/p' "$HERE/README.md" \
+    | grep -v '<!--' | grep -v '^[[:space:]]*$' | paste -sd, -)}
 if [ -z "$METRICS" ]; then
     echo "no metrics found in $HERE/README.md" >&2
     exit 2
@@ -61,7 +61,7 @@ fi
 # Build everything first, in parallel (one failure does not stop the others).
 JOBS=$(nproc 2>/dev/null || echo 4)
 printf '%s\n' "${NAMES[@]}" | xargs -P "$JOBS" -I{} sh -c \
-    'nvcc -O3 -arch=sm_90 -lineinfo -o "$1/{}" "$2/{}.cu" > "$3/{}.build.log" 2>&1' \
+    'nvcc -O3 -arch=sm_90 -lineinfo -o "$1/{}" "$2/{}.cu" > "$3/{}.build.log" 2>&1 && cuobjdump -sass "$1/{}" > "$3/{}.sass" 2>&1' \
     _ "$BUILD" "$PROGDIR" "$STAGE/logs"
 
 SUMMARY=$WORK/summary.txt
