@@ -334,6 +334,24 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         Ok(())
     }
 
+    /// All 32 lanes of a source: the register's own lanes, or `tmp` filled with the values.
+    #[inline(always)]
+    fn lanes_of<'r>(&self, w: &'r Warp, mem: &BlockMem, s: Src, tmp: &'r mut [u64; 32]) -> &'r [u64] {
+        match s {
+            Src::Reg(r) => w.reg(r),
+            Src::Imm(v) => {
+                *tmp = [v; 32];
+                &tmp[..]
+            }
+            _ => {
+                for (l, t) in tmp.iter_mut().enumerate() {
+                    *t = self.val(w, mem, s, l);
+                }
+                &tmp[..]
+            }
+        }
+    }
+
     #[inline(always)]
     fn val(&self, w: &Warp, mem: &BlockMem, s: Src, lane: usize) -> u64 {
         match s {
@@ -408,44 +426,25 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     c,
                     e: x,
                 } => {
-                    let (f, d) = (*f, *d as usize);
-                    match (*a, *b) {
-                        (Src::Reg(ra), Src::Reg(rb))
-                            if matches!(*c, Src::Imm(_)) && matches!(*x, Src::Imm(_)) =>
-                        {
-                            let (cv, xv) = match (*c, *x) {
-                                (Src::Imm(cv), Src::Imm(xv)) => (cv, xv),
-                                _ => (0, 0),
-                            };
-                            let (ra, rb) = (ra as usize * 32, rb as usize * 32);
-                            for l in lanes(e) {
-                                let v = f(w.regs[ra + l], w.regs[rb + l], cv, xv);
-                                w.regs[d * 32 + l] = v;
-                            }
+                    // Every lane function is total, so all 32 lanes are computed and only the
+                    // active ones written back: a branch-free loop over operand slices.
+                    let mut out = [0u64; 32];
+                    {
+                        let (mut ta, mut tb, mut tc, mut tx) = ([0u64; 32], [0u64; 32], [0u64; 32], [0u64; 32]);
+                        let av = self.lanes_of(w, mem, *a, &mut ta);
+                        let bv = self.lanes_of(w, mem, *b, &mut tb);
+                        let cv = self.lanes_of(w, mem, *c, &mut tc);
+                        let xv = self.lanes_of(w, mem, *x, &mut tx);
+                        for l in 0..32 {
+                            out[l] = f(av[l], bv[l], cv[l], xv[l]);
                         }
-                        (Src::Reg(ra), Src::Imm(bv))
-                            if matches!(*c, Src::Imm(_)) && matches!(*x, Src::Imm(_)) =>
-                        {
-                            let (cv, xv) = match (*c, *x) {
-                                (Src::Imm(cv), Src::Imm(xv)) => (cv, xv),
-                                _ => (0, 0),
-                            };
-                            let ra = ra as usize * 32;
-                            for l in lanes(e) {
-                                let v = f(w.regs[ra + l], bv, cv, xv);
-                                w.regs[d * 32 + l] = v;
-                            }
-                        }
-                        _ => {
-                            for l in lanes(e) {
-                                let v = f(
-                                    self.val(w, mem, *a, l),
-                                    self.val(w, mem, *b, l),
-                                    self.val(w, mem, *c, l),
-                                    self.val(w, mem, *x, l),
-                                );
-                                w.regs[d * 32 + l] = v;
-                            }
+                    }
+                    let dst = w.reg_mut(*d);
+                    if e == u32::MAX {
+                        dst.copy_from_slice(&out);
+                    } else {
+                        for l in lanes(e) {
+                            dst[l] = out[l];
                         }
                     }
                     w.advance(m, pc + 1);
@@ -809,179 +808,184 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     }
 
     /// Loads, stores and atomics: functional effect plus one request per state space.
-    fn memory(
+    fn memory(&mut self, w: &mut Warp, mem: &mut BlockMem, inst: &Inst, pc: u32, e: u32) -> Result<(), Fault> {
+        let (sel, addr, ety, n, kind, cache) = match &inst.op {
+            Op::Ld { space, ty, d, addr, cache, .. } => (*space, *addr, *ty, d.len() as u32, AccessKind::Load, *cache),
+            Op::St { space, ty, s, addr, cache } => (*space, *addr, *ty, s.len() as u32, AccessKind::Store, *cache),
+            Op::Atom { space, ty, addr, kind, .. } => (*space, *addr, *ty, 1, *kind, Default::default()),
+            _ => return Ok(()),
+        };
+        // A fully predicated-off instruction requests nothing; Nsight Compute does not count it
+        // either (tests/hw/h200/hw/ncu/k_global.csv, launch gl_pred_off: 0 instructions).
+        if e == 0 {
+            return Ok(());
+        }
+        let esize = ety.size();
+        let width = esize * n;
+        let off = addr.offset as u64;
+        let mut addrs = [off; 32];
+        if let Some(r) = addr.base {
+            for (a, v) in addrs.iter_mut().zip(w.reg(r)) {
+                *a = v.wrapping_add(off);
+            }
+        }
+        match sel {
+            SpaceSel::Space(s) => {
+                if s != Space::Param {
+                    self.obs.mem(&MemRequest {
+                        space: s,
+                        kind,
+                        width,
+                        addrs,
+                        mask: e,
+                        pc,
+                        cache_op: cache,
+                    });
+                }
+                let mut hint = usize::MAX;
+                for l in lanes(e) {
+                    self.lane_access(w, mem, inst, l, s, addrs[l], esize, width, &mut hint)
+                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                }
+            }
+            SpaceSel::Generic => {
+                let mut spaces = [Space::Global; 32];
+                let mut seen: u8 = 0;
+                for l in lanes(e) {
+                    let (sp, a) = space::resolve_generic(addrs[l]);
+                    addrs[l] = a;
+                    spaces[l] = sp;
+                    seen |= 1 << sp as u8;
+                }
+                for sp in [Space::Global, Space::Shared, Space::Local, Space::Const] {
+                    if seen >> sp as u8 & 1 == 0 {
+                        continue;
+                    }
+                    let mask = lanes(e).filter(|&l| spaces[l] == sp).fold(0u32, |m, l| m | 1 << l);
+                    self.obs.mem(&MemRequest {
+                        space: sp,
+                        kind,
+                        width,
+                        addrs,
+                        mask,
+                        pc,
+                        cache_op: cache,
+                    });
+                }
+                let mut hint = usize::MAX;
+                for l in lanes(e) {
+                    self.lane_access(w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint)
+                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One lane's load, store or atomic at address `a` of space `s`. `hint` remembers the
+    /// global allocation the previous lane used.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lane_access(
         &mut self,
         w: &mut Warp,
         mem: &mut BlockMem,
         inst: &Inst,
-        pc: u32,
-        e: u32,
-    ) -> Result<(), Fault> {
-        let (sel, addr, ety, n, kind, cache) = match &inst.op {
-            Op::Ld {
-                space,
-                ty,
-                d,
-                addr,
-                cache,
-                ..
-            } => (*space, *addr, *ty, d.len() as u32, AccessKind::Load, *cache),
-            Op::St {
-                space,
-                ty,
-                s,
-                addr,
-                cache,
-            } => (
-                *space,
-                *addr,
-                *ty,
-                s.len() as u32,
-                AccessKind::Store,
-                *cache,
-            ),
-            Op::Atom {
-                space,
-                ty,
-                addr,
-                kind,
-                ..
-            } => (*space, *addr, *ty, 1, *kind, Default::default()),
-            _ => return Ok(()),
-        };
-        let esize = ety.size();
-        let width = esize * n;
-        // Per-lane space and address.
-        let mut addrs = [0u64; 32];
-        let mut spaces = [Space::Global; 32];
-        let mut seen: u8 = 0; // bit per space present
-        for l in lanes(e) {
-            let base = match addr.base {
-                Some(r) => w.regs[r as usize * 32 + l],
-                None => 0,
-            };
-            let a = base.wrapping_add(addr.offset as u64);
-            let (s, a) = match sel {
-                SpaceSel::Space(s) => (s, a),
-                SpaceSel::Generic => space::resolve_generic(a),
-            };
-            addrs[l] = a;
-            spaces[l] = s;
-            seen |= 1 << s as u8;
+        l: usize,
+        s: Space,
+        a: u64,
+        esize: u32,
+        width: u32,
+        hint: &mut usize,
+    ) -> Result<(), FaultKind> {
+        if width > 1 && a % (width.min(16) as u64) != 0 {
+            return Err(FaultKind::Misaligned {
+                space: s.ptx_name(),
+                addr: a,
+                size: width,
+            });
         }
-        // A fully predicated-off instruction still executes (it counts as an instruction of its
-        // space) but requests nothing.
-        if e == 0 {
-            if let SpaceSel::Space(s) = sel {
-                if s != Space::Param {
-                    let req = MemRequest {
-                        space: s,
-                        kind,
-                        width,
-                        addrs: [0; 32],
-                        mask: 0,
-                        pc,
-                        cache_op: cache,
-                    };
-                    self.obs.mem(&req);
-                }
-            }
-            return Ok(());
-        }
-        // One request per space present, emitted before the access so models see program order.
-        for s in [
-            Space::Global,
-            Space::Shared,
-            Space::Local,
-            Space::Const,
-            Space::Param,
-        ] {
-            if seen >> s as u8 & 1 == 0 || s == Space::Param {
-                continue;
-            }
-            let mask = lanes(e)
-                .filter(|&l| spaces[l] == s)
-                .fold(0u32, |m, l| m | 1 << l);
-            let mut req = MemRequest {
-                space: s,
-                kind,
-                width,
-                addrs: [0; 32],
-                mask,
-                pc,
-                cache_op: cache,
-            };
-            for l in lanes(mask) {
-                req.addrs[l] = addrs[l];
-            }
-            self.obs.mem(&req);
-        }
-        for l in lanes(e) {
-            let (s, a) = (spaces[l], addrs[l]);
-            if width > 1 && a % (width.min(16) as u64) != 0 {
-                return Err((
-                    FaultKind::Misaligned {
-                        space: s.ptx_name(),
-                        addr: a,
-                        size: width,
-                    },
-                    pc,
-                    w.id * 32 + l as u32,
-                ));
-            }
-            match &inst.op {
-                Op::Ld {
-                    ty, d, dst_bytes, ..
-                } => {
-                    let bytes = self
-                        .bytes(mem, w, l, s, a, width)
-                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
-                    let mut vals = [0u64; 4];
-                    for (k, v) in vals.iter_mut().enumerate().take(d.len().min(4)) {
+        match &inst.op {
+            Op::Ld { ty, d, dst_bytes, .. } => {
+                let bytes: &[u8] = if s == Space::Global {
+                    self.global_slice(a, width, hint)?
+                } else {
+                    self.bytes(mem, w, l, s, a, width)?
+                };
+                let signed = ty.is_signed() && esize < *dst_bytes as u32;
+                for (k, r) in d.iter().enumerate() {
+                    if let Some(r) = r {
                         let raw = read_le(&bytes[k * esize as usize..], esize.min(8) as usize);
-                        *v = if ty.is_signed() && esize < *dst_bytes as u32 {
-                            sign_extend(raw, esize, *dst_bytes as u32)
-                        } else {
-                            raw
-                        };
-                    }
-                    for (k, r) in d.iter().enumerate() {
-                        if let Some(r) = r {
-                            w.regs[*r as usize * 32 + l] = vals[k.min(3)];
-                        }
+                        let v = if signed { sign_extend(raw, esize, *dst_bytes as u32) } else { raw };
+                        w.regs[*r as usize * 32 + l] = v;
                     }
                 }
-                Op::St { s: srcs, .. } => {
-                    let mut buf = [0u8; 64];
-                    for (k, src) in srcs.iter().enumerate() {
-                        let v = self.val(w, mem, *src, l);
-                        write_le(&mut buf[k * esize as usize..], esize.min(8) as usize, v);
-                    }
-                    let dst = self
-                        .bytes_mut(mem, w, l, s, a, width)
-                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
-                    dst.copy_from_slice(&buf[..width as usize]);
-                }
-                Op::Atom {
-                    op, ty, d, b, c, ..
-                } => {
-                    let bv = self.val(w, mem, *b, l);
-                    let cv = self.val(w, mem, *c, l);
-                    let (op, ty) = (*op, *ty);
-                    let cell = self
-                        .bytes_mut(mem, w, l, s, a, width)
-                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
-                    let old = read_le(cell, esize as usize);
-                    let new = atom_apply(op, ty, old, bv, cv);
-                    write_le(cell, esize as usize, new);
-                    if let Some(d) = d {
-                        w.regs[*d as usize * 32 + l] = old;
-                    }
-                }
-                _ => {}
             }
+            Op::St { s: srcs, .. } => {
+                let mut buf = [0u8; 64];
+                for (k, src) in srcs.iter().enumerate() {
+                    let v = self.val(w, mem, *src, l);
+                    write_le(&mut buf[k * esize as usize..], esize.min(8) as usize, v);
+                }
+                let dst = if s == Space::Global {
+                    self.global_slice_mut(a, width, hint)?
+                } else {
+                    self.bytes_mut(mem, w, l, s, a, width)?
+                };
+                dst.copy_from_slice(&buf[..width as usize]);
+            }
+            Op::Atom { op, ty, d, b, c, .. } => {
+                let bv = self.val(w, mem, *b, l);
+                let cv = self.val(w, mem, *c, l);
+                let (op, ty) = (*op, *ty);
+                let cell = if s == Space::Global {
+                    self.global_slice_mut(a, width, hint)?
+                } else {
+                    self.bytes_mut(mem, w, l, s, a, width)?
+                };
+                let old = read_le(cell, esize as usize);
+                write_le(cell, esize as usize, atom_apply(op, ty, old, bv, cv));
+                if let Some(d) = d {
+                    w.regs[*d as usize * 32 + l] = old;
+                }
+            }
+            _ => {}
         }
         Ok(())
+    }
+
+    /// Global bytes `[a, a+n)`, trying the allocation of the previous lane first.
+    #[inline(always)]
+    fn global_slice(&mut self, a: u64, n: u32, hint: &mut usize) -> Result<&[u8], FaultKind> {
+        let i = self.global_index(a, n, hint)?;
+        let al = self.l.global.alloc(i);
+        let o = (a - al.base) as usize;
+        Ok(&al.data[o..o + n as usize])
+    }
+
+    #[inline(always)]
+    fn global_slice_mut(&mut self, a: u64, n: u32, hint: &mut usize) -> Result<&mut [u8], FaultKind> {
+        let i = self.global_index(a, n, hint)?;
+        let al = self.l.global.alloc_mut(i);
+        let o = (a - al.base) as usize;
+        Ok(&mut al.data[o..o + n as usize])
+    }
+
+    #[inline(always)]
+    fn global_index(&self, a: u64, n: u32, hint: &mut usize) -> Result<usize, FaultKind> {
+        if *hint != usize::MAX {
+            let al = self.l.global.alloc(*hint);
+            if a >= al.base && a + n as u64 <= al.base + al.data.len() as u64 {
+                return Ok(*hint);
+            }
+        }
+        match self.l.global.find(a, n as u64) {
+            Some(i) => {
+                *hint = i;
+                Ok(i)
+            }
+            None => Err(self.oob(Space::Global, a, n)),
+        }
     }
 
     fn oob(&self, s: Space, a: u64, size: u32) -> FaultKind {

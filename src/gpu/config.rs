@@ -3,7 +3,7 @@
 //! Sources:
 //! - [CPG] CUDA C++ Programming Guide, "Compute Capabilities", table "Technical Specifications
 //!   per Compute Capability" and section "Compute Capability 9.0" (shared memory capacities).
-//! - [PROPS] `tests/hw/h200/device_props.txt`: `cudaGetDeviceProperties` on a real H200,
+//! - [PROPS] `tests/hw/h200/occupancy_props.txt`: `cudaGetDeviceProperties` on a real H200,
 //!   recorded with the command and versions that produced it.
 //! - [OCC] the CUDA Occupancy Calculator's allocation rules (`cuda_occupancy.h`, CUDA 13 toolkit),
 //!   as checked against `cudaOccupancyMaxActiveBlocksPerMultiprocessor` in
@@ -68,7 +68,7 @@ pub struct GpuConfig {
     pub l1_line_bytes: u32,
     /// Sector size in bytes: the unit of L1, L2 and DRAM transfers [CPG].
     pub sector_bytes: u32,
-    /// L2 cache in bytes [PROPS].
+    /// L2 cache in bytes [PROPS: `l2CacheSize=62914560` in tests/hw/h200/occupancy_props.txt].
     pub l2_bytes: u32,
 }
 
@@ -101,7 +101,7 @@ pub const H200: GpuConfig = GpuConfig {
     bank_width: 4,
     l1_line_bytes: 128,
     sector_bytes: 32,
-    l2_bytes: 50 * 1024 * 1024,
+    l2_bytes: 60 * 1024 * 1024,
 };
 
 /// Every GPU gpumemsim models, by spec name.

@@ -348,6 +348,7 @@ impl<'a> KernelBuilder<'a> {
         self.call_stack.push(f.name.clone());
         self.body(body, &mut frame)?;
         self.call_stack.pop();
+        mark_unused_atomics(&mut self.code);
         // A kernel that falls off its end exits.
         self.push(Op::Exit, None, f.span);
         let reqntid = f
@@ -1608,5 +1609,50 @@ fn describe(op: &Operand) -> String {
         Operand::Vector(_) => "a vector".to_string(),
         Operand::Pair(a, b) => format!("'{a}|{b}'"),
         Operand::List(_) => "a list".to_string(),
+    }
+}
+
+/// ptxas turns an `atom` whose result no instruction reads into a `RED` (SASS `RED.E.ADD`), and
+/// Nsight Compute counts it as a reduction (tests/hw/h200/hw/ncu/histogram.csv: the global
+/// `atomicAdd` without a used result shows under `op_red`). Mark those atomics as reductions so
+/// the requests they make carry the same kind.
+fn mark_unused_atomics(code: &mut [Inst]) {
+    let mut read = std::collections::HashSet::new();
+    for i in code.iter() {
+        let mut srcs: Vec<Src> = Vec::new();
+        let mut base = None;
+        match &i.op {
+            Op::Alu { a, b, c, e, .. } => srcs.extend([*a, *b, *c, *e]),
+            Op::Carry { a, b, c, .. } | Op::Shfl { a, b, c, .. } => srcs.extend([*a, *b, *c]),
+            Op::Cvt { a, .. } | Op::Cvta { a, .. } | Op::PredFromReg { a, .. } | Op::Match { a, .. } | Op::Redux { a, .. } => srcs.push(*a),
+            Op::Setp { a, b, .. } | Op::Set { a, b, .. } | Op::Selp { a, b, .. } => srcs.extend([*a, *b]),
+            Op::Ld { addr, .. } => base = addr.base,
+            Op::St { s, addr, .. } => {
+                srcs.extend(s.iter().copied());
+                base = addr.base;
+            }
+            Op::Atom { addr, b, c, .. } => {
+                srcs.extend([*b, *c]);
+                base = addr.base;
+            }
+            Op::Bar { id, count, .. } => {
+                srcs.push(*id);
+                srcs.extend(count.iter().copied());
+            }
+            Op::BarRed { id, .. } => srcs.push(*id),
+            _ => {}
+        }
+        read.extend(srcs.iter().filter_map(|s| match s {
+            Src::Reg(r) => Some(*r),
+            _ => None,
+        }));
+        read.extend(base);
+    }
+    for i in code.iter_mut() {
+        if let Op::Atom { d, kind, .. } = &mut i.op {
+            if d.is_none_or(|r| !read.contains(&r)) {
+                *kind = AccessKind::Reduction;
+            }
+        }
     }
 }
