@@ -1,13 +1,23 @@
 //! A launch spec as a standalone CUDA host program, for running the same work on a real GPU.
 //!
-//! The program `#include`s the spec's CUDA C source (one translation unit for nvcc), allocates
-//! every buffer with `cudaMalloc` and fills it with exactly the bytes of
+//! Two forms. [`cuda_host_program_ptx`] (what `gpumemsim export-cuda` writes) embeds the spec's
+//! PTX text, the very PTX the simulator runs, loads it with the CUDA driver API
+//! (`cuModuleLoadDataEx`, JIT-compiled by the driver for the GPU), gets each kernel by its
+//! mangled PTX entry name (`cuModuleGetFunction`) and each `[symbols.*]` variable by its PTX
+//! name (`cuModuleGetGlobal`), and launches with `cuLaunchKernel`, so the SASS that runs is
+//! the SASS of that PTX and nothing else. It prints each kernel's
+//! `cuFuncGetAttribute` resources to stdout as
+//! `gpumemsim-attr MANGLED regs=N local=N shared=N const=N max_threads=N`, and the JIT's
+//! verbose info log; `./prog --ptx` prints the embedded PTX (for `ptxas`/`cuobjdump`). [`cuda_host_program_in`] instead `#include`s the spec's CUDA C source for
+//! nvcc and launches with `kernel<<<grid, block, shared>>>(args)`; nvcc then compiles the
+//! source itself, so its SASS need not be that of the simulated PTX.
+//!
+//! Both allocate every buffer with `cudaMalloc` and fill it with exactly the bytes of
 //! [`Buffer::initial_bytes`] (zeros, iota, fill and random are generated in C by the same rules
 //! and the same splitmix64 as [`crate::spec`]; `values` are embedded as bit patterns; `file:`
-//! inputs are read at run time), copies symbols with `cudaMemcpyToSymbol`, sets the function
-//! attributes, launches every `[[launch]]` in order with `kernel<<<grid, block, shared>>>(args)`
-//! (names, templates included, verbatim), checks every CUDA call and each launch, and writes
-//! every output buffer raw to `OUTDIR/<output file name>`.
+//! inputs are read at run time), copy symbols, set the function attributes (maximum dynamic
+//! shared memory, shared-memory carveout), launch every `[[launch]]` in order, check every CUDA
+//! call and each launch, and write every output buffer raw to `OUTDIR/<output file name>`.
 //!
 //! Usage of the generated program: `./prog OUTDIR [DATADIR]`. `file:` inputs are written in
 //! the program relative to the program's directory and resolved at run time against DATADIR,
@@ -15,8 +25,15 @@
 //! or pass DATADIR). The host-side C uses only byte stores, so it is endian-independent.
 //!
 //! Host API semantics follow the CUDA Runtime API reference (`cudaMalloc`, `cudaMemcpy`,
-//! `cudaMemcpyToSymbol`, `cudaFuncSetAttribute` with `cudaFuncAttributeMaxDynamicSharedMemorySize`
-//! and `cudaFuncAttributePreferredSharedMemoryCarveout`, `cudaGetLastError`).
+//! `cudaMemcpyToSymbol`, `cudaFuncSetAttribute`, `cudaGetLastError`; `cudaFree(0)` makes the
+//! device's primary context current) and the CUDA Driver API reference, CUDA 13.0 `cuda.h`
+//! (`cuModuleLoadDataEx` with `CU_JIT_INFO_LOG_BUFFER`/`CU_JIT_ERROR_LOG_BUFFER`,
+//! `cuModuleGetFunction`, `cuModuleGetGlobal`, `cuMemcpyHtoD`, `cuFuncSetAttribute` with
+//! `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` and
+//! `CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`, `cuFuncGetAttribute`,
+//! `cuLaunchKernel` whose `kernelParams` holds one pointer per parameter value, and "Interactions
+//! with the CUDA Driver API": runtime device pointers are valid `CUdeviceptr`s in the primary
+//! context).
 
 use super::{ExportError, ParamKind};
 use crate::spec::{Arg, Buffer, ElemType, Init, Spec};
@@ -215,6 +232,60 @@ pub fn relative_path(target: &Path, base: &Path) -> PathBuf {
     out
 }
 
+/// A C string literal for the bytes of `s`, bytes outside printable ASCII as 3-digit octal
+/// escapes (never hex escapes, which would swallow following hex digits).
+fn c_bytes_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for &b in s.as_bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'?' => out.push_str("\\?"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `text` as the initialiser of a C `char` array: one short string literal per line
+/// (adjacent literals concatenate), so no single literal is long.
+fn c_text_literal(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        // Split very long lines too, at character boundaries.
+        let mut rest = line;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(200);
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let _ = writeln!(out, "    {}", c_bytes_str(&rest[..cut]));
+            rest = &rest[cut..];
+        }
+    }
+    if out.is_empty() {
+        out.push_str("    \"\"\n");
+    }
+    out
+}
+
+/// How the generated program gets its kernels.
+enum Kernels<'a> {
+    /// `#include` of the CUDA C source (this path, relative to the program) and `<<<>>>`.
+    Include(String),
+    /// Embedded PTX loaded with the driver API; `mangled[i]` is launch `i`'s entry name.
+    Ptx {
+        text: &'a str,
+        mangled: &'a [String],
+    },
+}
+
 /// The CUDA host program for `spec`, to be written in the spec's own directory.
 /// `kernel_params[i]` is the parameter list of launch `i`'s kernel.
 pub fn cuda_host_program(
@@ -224,8 +295,10 @@ pub fn cuda_host_program(
     cuda_host_program_in(spec, kernel_params, &spec.dir)
 }
 
-/// The CUDA host program for `spec`, to be written in the directory `program_dir` (the
-/// `#include` of the source and the `file:` input paths are made relative to it).
+/// The CUDA host program for `spec` that `#include`s its CUDA C source and launches with
+/// `<<<>>>`, to be written in the directory `program_dir` (the `#include` of the source and the
+/// `file:` input paths are made relative to it). nvcc compiles the source: the SASS may differ
+/// from that of the spec's PTX; [`cuda_host_program_ptx`] runs the PTX itself.
 pub fn cuda_host_program_in(
     spec: &Spec,
     kernel_params: &[Vec<ParamKind>],
@@ -236,6 +309,119 @@ pub fn cuda_host_program_in(
         .source
         .as_ref()
         .ok_or_else(|| ExportError::NoSource { file: file.clone() })?;
+    let dir = absolute_dir(program_dir);
+    let rel = rel_string(&file, "source", source, &dir)?;
+    host_program(spec, kernel_params, &dir, Kernels::Include(rel))
+}
+
+/// The CUDA host program for `spec` that embeds `ptx_text` (the PTX the simulator runs) and
+/// runs exactly it through the CUDA driver API, to be written in the directory `program_dir`
+/// (`file:` input paths are made relative to it). `kernel_params[i]` is the parameter list and
+/// `mangled_names[i]` the PTX entry name of launch `i`'s kernel. Build the program with
+/// `nvcc -O3 -arch=sm_90 -o prog prog.cu -lcuda`.
+pub fn cuda_host_program_ptx(
+    spec: &Spec,
+    kernel_params: &[Vec<ParamKind>],
+    ptx_text: &str,
+    mangled_names: &[String],
+    program_dir: &Path,
+) -> Result<String, ExportError> {
+    if mangled_names.len() != spec.launches.len() {
+        return Err(ExportError::NameLists {
+            file: spec.path.display().to_string(),
+            launches: spec.launches.len(),
+            given: mangled_names.len(),
+        });
+    }
+    host_program(
+        spec,
+        kernel_params,
+        &absolute_dir(program_dir),
+        Kernels::Ptx {
+            text: ptx_text,
+            mangled: mangled_names,
+        },
+    )
+}
+
+fn absolute_dir(dir: &Path) -> PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.into())
+}
+
+/// `p` relative to `dir`, as UTF-8.
+fn rel_string(file: &str, key: &str, p: &Path, dir: &Path) -> Result<String, ExportError> {
+    relative_path(p, dir)
+        .to_str()
+        .map(str::to_string)
+        .ok_or_else(|| ExportError::Path {
+            file: file.to_string(),
+            key: key.to_string(),
+            path: p.display().to_string(),
+        })
+}
+
+/// C helpers shared by both forms: the error check for runtime calls and the output writer.
+const C_HOST_HELPERS: &str = r#"
+#define GMS_CHECK(call) do { cudaError_t gms_e = (call); if (gms_e != cudaSuccess) { \
+    fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(gms_e)); \
+    exit(1); } } while (0)
+
+static int gms_write(const char* dir, const char* name, const void* p, size_t n) {
+    char path[4096];
+    FILE* f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+"#;
+
+/// Helpers of the `<<<>>>` form.
+const C_INCLUDE_HELPERS: &str = r#"
+/* Converts a device address to any pointer parameter type (or a 64-bit integer one). */
+struct gms_ptr {
+    void* p;
+    template <class T> operator T*() const { return static_cast<T*>(p); }
+    operator unsigned long long() const { return (unsigned long long)(uintptr_t)p; }
+};
+"#;
+
+/// Helpers of the driver-API form.
+const C_DRIVER_HELPERS: &str = r#"
+#define GMS_CU(call) do { CUresult gms_r = (call); if (gms_r != CUDA_SUCCESS) { \
+    const char* gms_n = NULL; const char* gms_s = NULL; \
+    if (cuGetErrorName(gms_r, &gms_n) != CUDA_SUCCESS) gms_n = "unknown CUresult"; \
+    if (cuGetErrorString(gms_r, &gms_s) != CUDA_SUCCESS) gms_s = ""; \
+    fprintf(stderr, "%s:%d: %s: %s (%d): %s\n", __FILE__, __LINE__, #call, gms_n, (int)gms_r, gms_s); \
+    exit(1); } } while (0)
+
+/* Gets kernel `name`, prints its resources, and returns it. */
+static CUfunction gms_function(CUmodule mod, const char* name) {
+    CUfunction f;
+    int regs = 0, local = 0, shared = 0, cnst = 0, maxt = 0;
+    GMS_CU(cuModuleGetFunction(&f, mod, name));
+    GMS_CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+    GMS_CU(cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f));
+    GMS_CU(cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+    GMS_CU(cuFuncGetAttribute(&cnst, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, f));
+    GMS_CU(cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
+    printf("gpumemsim-attr %s regs=%d local=%d shared=%d const=%d max_threads=%d\n",
+           name, regs, local, shared, cnst, maxt);
+    fflush(stdout);
+    return f;
+}
+"#;
+
+fn host_program(
+    spec: &Spec,
+    kernel_params: &[Vec<ParamKind>],
+    program_dir: &Path,
+    kernels: Kernels<'_>,
+) -> Result<String, ExportError> {
+    let file = spec.path.display().to_string();
     if kernel_params.len() != spec.launches.len() {
         return Err(ExportError::ParamLists {
             file,
@@ -243,17 +429,7 @@ pub fn cuda_host_program_in(
             given: kernel_params.len(),
         });
     }
-    let program_dir = std::path::absolute(program_dir).unwrap_or_else(|_| program_dir.into());
-    let rel_str = |key: &str, p: &Path| -> Result<String, ExportError> {
-        relative_path(p, &program_dir)
-            .to_str()
-            .map(str::to_string)
-            .ok_or_else(|| ExportError::Path {
-                file: file.clone(),
-                key: key.to_string(),
-                path: p.display().to_string(),
-            })
-    };
+    let driver = matches!(kernels, Kernels::Ptx { .. });
 
     // Output file names, which must not clash.
     let mut out_names: Vec<(String, String)> = Vec::new();
@@ -279,6 +455,33 @@ pub fn cuda_host_program_in(
         out_names.push((o.buffer.clone(), name));
     }
 
+    // Launch arguments, checked before anything is written.
+    let mut launch_args: Vec<Vec<(&'static str, CArg)>> = Vec::new();
+    for (li, (l, params)) in spec.launches.iter().zip(kernel_params).enumerate() {
+        let args_err = |key: String, message: String| ExportError::Args {
+            file: file.clone(),
+            launch: li + 1,
+            key,
+            message,
+        };
+        if l.args.len() != params.len() {
+            return Err(args_err(
+                "args".into(),
+                format!(
+                    "{} takes {} parameters, {} given",
+                    l.kernel,
+                    params.len(),
+                    l.args.len()
+                ),
+            ));
+        }
+        let mut args = Vec::new();
+        for (ai, (a, p)) in l.args.iter().zip(params).enumerate() {
+            args.push(c_arg(spec, a, *p).map_err(|m| args_err(format!("args[{ai}]"), m))?);
+        }
+        launch_args.push(args);
+    }
+
     let mut c = String::new();
     let spec_name = spec
         .path
@@ -294,47 +497,53 @@ pub fn cuda_host_program_in(
             let _ = writeln!(c, "// {line}");
         }
     }
+    if driver {
+        c.push_str(
+            "// Runs the embedded PTX (the PTX gpumemsim simulates) through the CUDA driver API.\n\
+             // Build: nvcc -O3 -arch=sm_90 -o prog prog.cu -lcuda\n",
+        );
+    } else {
+        c.push_str("// Build: nvcc -O3 -arch=sm_90 -lineinfo -o prog prog.cu\n");
+    }
     c.push_str(
-        "// Build: nvcc -O3 -arch=sm_90 -lineinfo -o prog prog.cu\n\
-         // Run:   ./prog OUTDIR [DATADIR]   (DATADIR: where file: inputs are, default: dir of prog)\n",
+        "// Run:   ./prog OUTDIR [DATADIR]   (DATADIR: where file: inputs are, default: dir of prog)\n",
     );
+    if driver {
+        c.push_str("//        ./prog --ptx   prints the embedded PTX\n");
+    }
     c.push_str(
         "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n",
     );
-    c.push_str("#include <cuda_runtime.h>\n");
-    let _ = writeln!(c, "#include {}\n", c_str(&rel_str("source", source)?));
-    c.push_str(C_PRELUDE);
-    c.push_str(
-        r#"
-#define GMS_CHECK(call) do { cudaError_t gms_e = (call); if (gms_e != cudaSuccess) { \
-    fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(gms_e)); \
-    exit(1); } } while (0)
-
-/* Converts a device address to any pointer parameter type (or a 64-bit integer one). */
-struct gms_ptr {
-    void* p;
-    template <class T> operator T*() const { return static_cast<T*>(p); }
-    operator unsigned long long() const { return (unsigned long long)(uintptr_t)p; }
-};
-
-static int gms_write(const char* dir, const char* name, const void* p, size_t n) {
-    char path[4096];
-    FILE* f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
-        fprintf(stderr, "cannot write %s\n", path);
-        return 1;
+    if driver {
+        c.push_str("#include <cuda.h>\n");
     }
-    return 0;
-}
-
+    c.push_str("#include <cuda_runtime.h>\n");
+    match &kernels {
+        Kernels::Include(rel) => {
+            let _ = writeln!(c, "#include {}\n", c_str(rel));
+        }
+        Kernels::Ptx { text, .. } => {
+            let _ = write!(
+                c,
+                "\n/* The PTX, verbatim. */\nstatic const char gms_ptx[] =\n{};\n\n",
+                c_text_literal(text).trim_end()
+            );
+        }
+    }
+    c.push_str(C_PRELUDE);
+    c.push_str(C_HOST_HELPERS);
+    c.push_str(if driver {
+        C_DRIVER_HELPERS
+    } else {
+        C_INCLUDE_HELPERS
+    });
+    let main_head = r#"
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s OUTDIR [DATADIR]\n", argv[0]);
         return 2;
     }
-    const char* outdir = argv[1];
+GMS_PTX_OPTION    const char* outdir = argv[1];
     char datadir[4096];
     if (argc > 2) {
         snprintf(datadir, sizeof datadir, "%s", argv[2]);
@@ -344,13 +553,66 @@ int main(int argc, char** argv) {
         else snprintf(datadir, sizeof datadir, ".");
     }
     (void)datadir;
+"#;
+    c.push_str(&main_head.replace(
+        "GMS_PTX_OPTION",
+        if driver {
+            "    if (strcmp(argv[1], \"--ptx\") == 0) { /* the embedded PTX, for ptxas/cuobjdump */\n        \
+             fputs(gms_ptx, stdout);\n        return fflush(stdout) != 0;\n    }\n"
+        } else {
+            ""
+        },
+    ));
+
+    // The module and its kernels.
+    let mut functions: Vec<&str> = Vec::new();
+    if let Kernels::Ptx { mangled, .. } = &kernels {
+        c.push_str(
+            r#"
+    // The runtime's primary context, made current by cudaFree(0), holds the module, so the
+    // cudaMalloc'd buffers are valid kernel arguments.
+    GMS_CHECK(cudaSetDevice(0));
+    GMS_CHECK(cudaFree(0));
+    GMS_CU(cuInit(0));
+    CUcontext gms_ctx = NULL;
+    GMS_CU(cuCtxGetCurrent(&gms_ctx));
+    if (gms_ctx == NULL) { fprintf(stderr, "no current CUDA context after cudaFree(0)\n"); return 1; }
+    CUmodule gms_mod = NULL;
+    {
+        static char info[65536], error[65536];
+        CUjit_option opts[6] = { CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                                 CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                                 CU_JIT_LOG_VERBOSE, CU_JIT_GENERATE_LINE_INFO };
+        void* vals[6] = { info, (void*)(uintptr_t)sizeof info, error,
+                          (void*)(uintptr_t)sizeof error, (void*)(uintptr_t)1, (void*)(uintptr_t)1 };
+        CUresult r = cuModuleLoadDataEx(&gms_mod, gms_ptx, 6u, opts, vals);
+        info[sizeof info - 1] = 0;
+        error[sizeof error - 1] = 0;
+        if (info[0]) printf("gpumemsim-jit info log:\n%s\n", info);
+        if (r != CUDA_SUCCESS) fprintf(stderr, "PTX JIT error log:\n%s\n", error);
+        GMS_CU(r);
+    }
 "#,
-    );
+        );
+        for m in mangled.iter() {
+            if !functions.contains(&m.as_str()) {
+                let _ = writeln!(
+                    c,
+                    "    CUfunction f{} = gms_function(gms_mod, {});",
+                    functions.len(),
+                    c_str(m)
+                );
+                functions.push(m.as_str());
+            }
+        }
+    }
 
     // Buffers.
     for (i, b) in spec.buffers.iter().enumerate() {
         let rel = match &b.init {
-            Init::File(p) => rel_str(&format!("[buffers.{}] init", b.name), p)?,
+            Init::File(p) => {
+                rel_string(&file, &format!("[buffers.{}] init", b.name), p, program_dir)?
+            }
             _ => String::new(),
         };
         let n = b.byte_len();
@@ -374,7 +636,9 @@ int main(int argc, char** argv) {
     // Symbols.
     for s in &spec.symbols {
         let rel = match &s.init {
-            Init::File(p) => rel_str(&format!("[symbols.{}] init", s.name), p)?,
+            Init::File(p) => {
+                rel_string(&file, &format!("[symbols.{}] init", s.name), p, program_dir)?
+            }
             _ => String::new(),
         };
         let n = s.byte_len();
@@ -388,71 +652,103 @@ int main(int argc, char** argv) {
             "    if (!hs) {{ fprintf(stderr, \"out of host memory\\n\"); return 1; }}"
         );
         c.push_str(&c_init_code(s, "hs", "datadir", &rel));
-        let _ = writeln!(
-            c,
-            "    GMS_CHECK(cudaMemcpyToSymbol({}, hs, {n}ull));",
-            s.name
-        );
+        if driver {
+            let name = c_str(&s.name);
+            let _ = writeln!(
+                c,
+                "    CUdeviceptr ds = 0; size_t ns = 0;\n    \
+                 GMS_CU(cuModuleGetGlobal(&ds, &ns, gms_mod, {name}));\n    \
+                 if (ns < {n}ull) {{ fprintf(stderr, \"symbol %s has %zu bytes, {n} given\\n\", {name}, ns); return 1; }}\n    \
+                 GMS_CU(cuMemcpyHtoD(ds, hs, {n}ull));"
+            );
+        } else {
+            let _ = writeln!(
+                c,
+                "    GMS_CHECK(cudaMemcpyToSymbol({}, hs, {n}ull));",
+                s.name
+            );
+        }
         c.push_str("    free(hs); }\n");
     }
 
     // Launches.
-    for (li, (l, params)) in spec.launches.iter().zip(kernel_params).enumerate() {
+    for (li, (l, args)) in spec.launches.iter().zip(&launch_args).enumerate() {
         let no = li + 1;
-        let args_err = |key: String, message: String| ExportError::Args {
-            file: file.clone(),
-            launch: no,
-            key,
-            message,
-        };
-        if l.args.len() != params.len() {
-            return Err(args_err(
-                "args".into(),
-                format!(
-                    "{} takes {} parameters, {} given",
-                    l.kernel,
-                    params.len(),
-                    l.args.len()
-                ),
-            ));
-        }
-        let mut args = Vec::new();
-        for (ai, (a, p)) in l.args.iter().zip(params).enumerate() {
-            let text = c_arg(spec, a, *p).map_err(|m| args_err(format!("args[{ai}]"), m))?;
-            args.push(text);
-        }
         let k = &l.kernel;
         let _ = writeln!(
             c,
             "\n    // [[launch]] #{no}: {k} grid {:?} block {:?} shared {}",
             l.grid, l.block, l.shared
         );
-        if let Some(m) = l.max_dynamic_shared {
-            let _ = writeln!(
-                c,
-                "    GMS_CHECK(cudaFuncSetAttribute((const void*)(&{k}), cudaFuncAttributeMaxDynamicSharedMemorySize, {m}));"
-            );
-        }
-        if let Some(pct) = l.carveout {
-            let _ = writeln!(
-                c,
-                "    GMS_CHECK(cudaFuncSetAttribute((const void*)(&{k}), cudaFuncAttributePreferredSharedMemoryCarveout, {pct}));"
-            );
-        }
         let [gx, gy, gz] = l.grid;
         let [bx, by, bz] = l.block;
-        let _ = writeln!(
-            c,
-            "    {k}<<<dim3({gx}u, {gy}u, {gz}u), dim3({bx}u, {by}u, {bz}u), {}u>>>({});",
-            l.shared,
-            args.join(", ")
-        );
         let name = c_str(k);
-        let _ = writeln!(
-            c,
-            "    {{ cudaError_t e = cudaGetLastError(); if (e == cudaSuccess) e = cudaDeviceSynchronize();\n      \
-             if (e != cudaSuccess) {{ fprintf(stderr, \"launch #{no} (%s): %s\\n\", {name}, cudaGetErrorString(e)); exit(1); }} }}"
-        );
+        match &kernels {
+            Kernels::Include(_) => {
+                if let Some(m) = l.max_dynamic_shared {
+                    let _ = writeln!(
+                        c,
+                        "    GMS_CHECK(cudaFuncSetAttribute((const void*)(&{k}), cudaFuncAttributeMaxDynamicSharedMemorySize, {m}));"
+                    );
+                }
+                if let Some(pct) = l.carveout {
+                    let _ = writeln!(
+                        c,
+                        "    GMS_CHECK(cudaFuncSetAttribute((const void*)(&{k}), cudaFuncAttributePreferredSharedMemoryCarveout, {pct}));"
+                    );
+                }
+                let list: Vec<String> = args.iter().map(|(_, a)| a.runtime()).collect();
+                let _ = writeln!(
+                    c,
+                    "    {k}<<<dim3({gx}u, {gy}u, {gz}u), dim3({bx}u, {by}u, {bz}u), {}u>>>({});",
+                    l.shared,
+                    list.join(", ")
+                );
+                let _ = writeln!(
+                    c,
+                    "    {{ cudaError_t e = cudaGetLastError(); if (e == cudaSuccess) e = cudaDeviceSynchronize();\n      \
+                     if (e != cudaSuccess) {{ fprintf(stderr, \"launch #{no} (%s): %s\\n\", {name}, cudaGetErrorString(e)); exit(1); }} }}"
+                );
+            }
+            Kernels::Ptx { mangled, .. } => {
+                let fi = functions
+                    .iter()
+                    .position(|m| *m == mangled[li].as_str())
+                    .unwrap_or(0);
+                let _ = writeln!(c, "    // {}", mangled[li]);
+                c.push_str("    {\n");
+                if let Some(m) = l.max_dynamic_shared {
+                    let _ = writeln!(
+                        c,
+                        "        GMS_CU(cuFuncSetAttribute(f{fi}, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, {m}));"
+                    );
+                }
+                if let Some(pct) = l.carveout {
+                    let _ = writeln!(
+                        c,
+                        "        GMS_CU(cuFuncSetAttribute(f{fi}, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, {pct}));"
+                    );
+                }
+                for (ai, (ty, a)) in args.iter().enumerate() {
+                    let _ = writeln!(c, "        {ty} a{ai} = {};", a.driver(ty));
+                }
+                let params = if args.is_empty() {
+                    "NULL".to_string()
+                } else {
+                    let refs: Vec<String> = (0..args.len()).map(|ai| format!("&a{ai}")).collect();
+                    let _ = writeln!(c, "        void* params[] = {{ {} }};", refs.join(", "));
+                    "params".to_string()
+                };
+                let _ = writeln!(
+                    c,
+                    "        CUresult r = cuLaunchKernel(f{fi}, {gx}u, {gy}u, {gz}u, {bx}u, {by}u, {bz}u, {}u, NULL, {params}, NULL);\n        \
+                     if (r == CUDA_SUCCESS) r = cuCtxSynchronize();\n        \
+                     if (r != CUDA_SUCCESS) {{ const char* en = NULL; if (cuGetErrorName(r, &en) != CUDA_SUCCESS) en = \"unknown CUresult\";\n            \
+                     fprintf(stderr, \"launch #{no} (%s): %s (%d)\\n\", {name}, en, (int)r); exit(1); }}\n    }}",
+                    l.shared
+                );
+            }
+        }
     }
 
     // Outputs.
@@ -476,12 +772,45 @@ int main(int argc, char** argv) {
     for i in 0..spec.buffers.len() {
         let _ = writeln!(c, "    GMS_CHECK(cudaFree(d{i}));\n    free(h{i});");
     }
+    if driver {
+        c.push_str("    GMS_CU(cuModuleUnload(gms_mod));\n");
+    }
     c.push_str("    return 0;\n}\n");
     Ok(c)
 }
 
-/// The C expression passing `a` as a parameter of kind `p`.
-fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<String, String> {
+/// One kernel argument's value.
+enum CArg {
+    /// Buffer `index` (its device pointer `d<index>`), with a comment label.
+    Buffer(usize, String),
+    /// A null pointer.
+    Null,
+    /// A C expression of the parameter's type.
+    Value(String),
+}
+
+impl CArg {
+    /// The argument of a `<<<>>>` call.
+    fn runtime(&self) -> String {
+        match self {
+            CArg::Buffer(i, label) => format!("gms_ptr{{d{i}}} /* {label} */"),
+            CArg::Null => "gms_ptr{NULL}".into(),
+            CArg::Value(e) => e.clone(),
+        }
+    }
+
+    /// The initialiser of a variable of C type `ty` whose address goes in `kernelParams`.
+    fn driver(&self, ty: &str) -> String {
+        match self {
+            CArg::Buffer(i, label) => format!("({ty})(uintptr_t)d{i} /* {label} */"),
+            CArg::Null => "0".into(),
+            CArg::Value(e) => e.clone(),
+        }
+    }
+}
+
+/// The C type (for a `kernelParams` variable) and value passing `a` as a parameter of kind `p`.
+fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<(&'static str, CArg), String> {
     // PTX declares C `int` parameters as `.u32`, so an integer kind's signedness is unknown:
     // accept every value the width holds as either signed or unsigned (two's complement).
     let int_kind = |p: ParamKind| -> Option<(u32, &'static str)> {
@@ -497,26 +826,38 @@ fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<String, String> {
             _ => return None,
         })
     };
-    let float = |p: ParamKind, v: f64| -> Option<String> {
+    let float = |p: ParamKind, v: f64| -> Option<(&'static str, CArg)> {
         match p {
-            ParamKind::F32 => Some(format!("gms_f32({:#x}u) /* {v} */", (v as f32).to_bits())),
-            ParamKind::F64 => Some(format!("gms_f64({:#x}ull) /* {v} */", v.to_bits())),
+            ParamKind::F32 => Some((
+                "float",
+                CArg::Value(format!("gms_f32({:#x}u) /* {v} */", (v as f32).to_bits())),
+            )),
+            ParamKind::F64 => Some((
+                "double",
+                CArg::Value(format!("gms_f64({:#x}ull) /* {v} */", v.to_bits())),
+            )),
             _ => None,
         }
     };
     match (a, p) {
         // PTX declares pointers as `.u64`, so a buffer also fits a 64-bit integer parameter.
-        (Arg::Buffer(name), ParamKind::Pointer | ParamKind::U64 | ParamKind::I64) => spec
-            .buffers
-            .iter()
-            .position(|b| &b.name == name)
-            .map(|i| {
-                let label = format!("{name:?}").replace("*/", "* /");
-                format!("gms_ptr{{d{i}}} /* {label} */")
-            })
-            .ok_or_else(|| format!("no buffer named {name:?}")),
+        (Arg::Buffer(name), ParamKind::Pointer | ParamKind::U64 | ParamKind::I64) => {
+            let ty = match p {
+                ParamKind::Pointer => "CUdeviceptr",
+                ParamKind::I64 => "int64_t",
+                _ => "uint64_t",
+            };
+            spec.buffers
+                .iter()
+                .position(|b| &b.name == name)
+                .map(|i| {
+                    let label = format!("{name:?}").replace("*/", "* /");
+                    (ty, CArg::Buffer(i, label))
+                })
+                .ok_or_else(|| format!("no buffer named {name:?}"))
+        }
         (Arg::Buffer(name), p) => Err(format!("buffer {name:?} given for a {p} parameter")),
-        (Arg::Int(0), ParamKind::Pointer) => Ok("gms_ptr{NULL}".into()),
+        (Arg::Int(0), ParamKind::Pointer) => Ok(("CUdeviceptr", CArg::Null)),
         (_, ParamKind::Pointer) => Err("a pointer parameter needs a buffer name (or 0)".into()),
         (_, ParamKind::Other(n)) => Err(format!(
             "the parameter is a {n}-byte aggregate, which the export cannot build"
@@ -527,9 +868,9 @@ fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<String, String> {
                 if !(lo..=hi).contains(&i128::from(*v)) {
                     Err(format!("{v} does not fit in {bits} bits ({lo} to {hi})"))
                 } else if *v == i64::MIN {
-                    Ok(format!("({cty})INT64_MIN"))
+                    Ok((cty, CArg::Value(format!("({cty})INT64_MIN"))))
                 } else {
-                    Ok(format!("({cty}){v}ll"))
+                    Ok((cty, CArg::Value(format!("({cty}){v}ll"))))
                 }
             }
             None => float(p, *v as f64).ok_or_else(|| format!("cannot pass {v} as {p}")),

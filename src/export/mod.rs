@@ -1,6 +1,7 @@
 //! Exports of a launch spec to other forms: today a standalone CUDA host program
-//! ([`cuda::cuda_host_program`]) that runs the same launches on a real GPU with the same input
-//! bytes, so its outputs and Nsight Compute metrics can be compared with the simulator's.
+//! ([`cuda::cuda_host_program_ptx`]) that runs the same PTX with the same launches on a real GPU
+//! with the same input bytes, so its outputs and Nsight Compute metrics can be compared with the
+//! simulator's.
 
 pub mod cuda;
 
@@ -75,6 +76,16 @@ pub enum ExportError {
         /// `[[launch]]` count.
         launches: usize,
         /// Parameter lists given.
+        given: usize,
+    },
+    /// `mangled_names` does not have one entry per launch.
+    #[error("{file}: {launches} launches but kernel names for {given}")]
+    NameLists {
+        /// The spec file.
+        file: String,
+        /// `[[launch]]` count.
+        launches: usize,
+        /// Names given.
         given: usize,
     },
     /// A launch's arguments do not fit its kernel's parameters.

@@ -390,13 +390,15 @@ pub fn ptx_path_for(spec: &Spec) -> Option<PathBuf> {
         .or_else(|| spec.source.as_ref().map(|s| s.with_extension("ptx")))
 }
 
-/// The standalone CUDA host program for `spec` (see [`crate::export::cuda`]), written to be
-/// saved at `output` (its directory decides the relative `#include` path).
+/// The standalone CUDA host program for `spec` (see [`crate::export::cuda`]) that runs the
+/// spec's PTX through the driver API, written to be saved at `output` (its directory decides
+/// the relative paths of `file:` inputs).
 pub fn export_cuda(spec: &Spec, output: Option<&Path>) -> Result<String, RunError> {
     let ptx = spec_ptx(spec, false)?;
     let mut dev = Device::new(spec.gpu);
     dev.load_ptx(&ptx.text, &ptx.path.display().to_string())?;
     let mut params = Vec::new();
+    let mut names = Vec::new();
     for (i, l) in spec.launches.iter().enumerate() {
         let mangled = ptx.resolve(&l.kernel).ok_or_else(|| RunError::Launch {
             file: spec.path.display().to_string(),
@@ -412,6 +414,7 @@ pub fn export_cuda(spec: &Spec, output: Option<&Path>) -> Result<String, RunErro
                 message: format!("'{mangled}' is not a kernel"),
             })?;
         params.push(param_kinds(k, &l.args));
+        names.push(mangled);
     }
     let dir = output
         .and_then(|p| p.parent())
@@ -424,9 +427,11 @@ pub fn export_cuda(spec: &Spec, output: Option<&Path>) -> Result<String, RunErro
         })
         .map(Path::to_path_buf)
         .unwrap_or_else(|| spec.dir.clone());
-    crate::export::cuda::cuda_host_program_in(spec, &params, &dir).map_err(|e| RunError::Launch {
-        file: spec.path.display().to_string(),
-        key: "export".into(),
-        message: e.to_string(),
-    })
+    crate::export::cuda::cuda_host_program_ptx(spec, &params, &ptx.text, &names, &dir).map_err(
+        |e| RunError::Launch {
+            file: spec.path.display().to_string(),
+            key: "export".into(),
+            message: e.to_string(),
+        },
+    )
 }

@@ -2,6 +2,7 @@
 # Collects H200 outputs and Nsight Compute metrics for generated CUDA host programs.
 # Usage (on the GPU machine, from the repository root):
 #   bash tests/hw/collect.sh PROGDIR [NAME ...]
+# Each program's stdout and stderr (its gpumemsim-attr lines and JIT log) go to logs/NAME.run.log.
 # Writes $OUT/hw.tar.gz and $OUT/summary.txt ($OUT defaults to ./hw-out). See tests/hw/README.md.
 set -u
 set -o pipefail
@@ -58,10 +59,19 @@ fi
     echo "$METRICS" | tr , '\n'
 } > "$STAGE/versions.txt"
 
-# Build everything first, in parallel (one failure does not stop the others).
+# Build everything first, in parallel (one failure does not stop the others). The programs
+# load their embedded PTX with the driver API (-lcuda); for the SASS the driver's JIT makes of
+# it, the same PTX (`./NAME --ptx`) is also compiled offline with ptxas for sm_90.
 JOBS=$(nproc 2>/dev/null || echo 4)
 printf '%s\n' "${NAMES[@]}" | xargs -P "$JOBS" -I{} sh -c \
-    'nvcc -O3 -arch=sm_90 -lineinfo -o "$1/{}" "$2/{}.cu" > "$3/{}.build.log" 2>&1 && cuobjdump -sass "$1/{}" > "$3/{}.sass" 2>&1' \
+    'nvcc -O3 -arch=sm_90 -o "$1/{}" "$2/{}.cu" -lcuda > "$3/{}.build.log" 2>&1 || exit 0
+     if "$1/{}" --ptx > "$1/{}.ptx" 2>> "$3/{}.build.log"; then
+         ptxas -arch=sm_90 -O3 -lineinfo -v -o "$1/{}.cubin" "$1/{}.ptx" > "$3/{}.ptxas.log" 2>&1 &&
+             cuobjdump -sass "$1/{}.cubin" > "$3/{}.sass" 2>&1
+     else
+         cuobjdump -sass "$1/{}" > "$3/{}.sass" 2>&1
+     fi
+     exit 0' \
     _ "$BUILD" "$PROGDIR" "$STAGE/logs"
 
 SUMMARY=$WORK/summary.txt

@@ -322,3 +322,167 @@ fn relative_paths() {
         PathBuf::from("k.cu")
     );
 }
+
+const PTX: &str = "// gpumemsim-kernel: sh_stride<32> = _Z9sh_strideILi32EEvPfi\n\
+.version 9.0\n.target sm_90\n.address_size 64\n\
+.const .align 4 .b8 c_tab[4];\n\
+.visible .entry _Z9sh_strideILi32EEvPfi(.param .u64 a, .param .u64 b, .param .u32 c, .param .f32 d) { ret; }\n\
+.visible .entry _ZN2ns2k2Eyd(.param .u64 a, .param .f64 b) { ret; }\n";
+
+fn mangled() -> Vec<String> {
+    vec![
+        "_Z9sh_strideILi32EEvPfi".to_string(),
+        "_ZN2ns2k2Eyd".to_string(),
+    ]
+}
+
+fn spec_params() -> Vec<Vec<ParamKind>> {
+    vec![
+        vec![
+            ParamKind::Pointer,
+            ParamKind::Pointer,
+            ParamKind::I32,
+            ParamKind::F32,
+        ],
+        vec![ParamKind::U64, ParamKind::F64],
+    ]
+}
+
+#[test]
+fn ptx_program_launches_the_embedded_ptx_through_the_driver() {
+    let dir = scratch();
+    let spec = spec_in(&dir, SPEC);
+    let c = cuda_host_program_ptx(&spec, &spec_params(), PTX, &mangled(), &dir).unwrap();
+    // No CUDA C source is compiled: the kernels come from the embedded PTX only.
+    assert!(!c.contains("k.cu"), "{c}");
+    assert!(!c.contains("<<<"), "{c}");
+    assert!(c.contains("-lcuda"));
+    assert!(
+        c.contains(
+            "    \".visible .entry _ZN2ns2k2Eyd(.param .u64 a, .param .f64 b) { ret; }\\n\";\n"
+        ),
+        "{c}"
+    );
+    assert!(c.contains("cuModuleLoadDataEx(&gms_mod, gms_ptx, 6u, opts, vals)"));
+    // One function per distinct kernel, by its PTX entry name, in launch order.
+    assert!(c.contains("CUfunction f0 = gms_function(gms_mod, \"_Z9sh_strideILi32EEvPfi\");"));
+    assert!(c.contains("CUfunction f1 = gms_function(gms_mod, \"_ZN2ns2k2Eyd\");"));
+    // Symbols by their PTX name.
+    assert!(c.contains("cuModuleGetGlobal(&ds, &ns, gms_mod, \"c_tab\")"));
+    assert!(c.contains("GMS_CU(cuMemcpyHtoD(ds, hs, 4ull));"));
+    // Arguments: one variable per parameter, of the parameter's width; buffers sorted (in = d0).
+    assert!(c.contains("CUdeviceptr a0 = (CUdeviceptr)(uintptr_t)d1 /* \"out\" */;"));
+    assert!(c.contains("CUdeviceptr a1 = (CUdeviceptr)(uintptr_t)d0 /* \"in\" */;"));
+    assert!(c.contains("int32_t a2 = (int32_t)1024ll;"));
+    assert!(c.contains("float a3 = gms_f32(0x3f000000u) /* 0.5 */;"));
+    assert!(c.contains("void* params[] = { &a0, &a1, &a2, &a3 };"));
+    assert!(c.contains("cuLaunchKernel(f0, 4u, 1u, 1u, 128u, 1u, 1u, 0u, NULL, params, NULL);"));
+    assert!(c.contains("uint64_t a0 = (uint64_t)7ll;"));
+    assert!(c.contains("double a1 = gms_f64(0x4000000000000000ull) /* 2 */;"));
+    assert!(c.contains("cuLaunchKernel(f1, 2u, 3u, 1u, 8u, 4u, 1u, 256u, NULL, params, NULL);"));
+    assert!(c.contains(
+        "GMS_CU(cuFuncSetAttribute(f1, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 102400));"
+    ));
+    assert!(c.contains(
+        "GMS_CU(cuFuncSetAttribute(f1, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, -1));"
+    ));
+    assert!(c.contains("if (gms_write(outdir, \"result.bin\", h1, 16ull)) return 1;"));
+    // A name list that does not match the launches is an error.
+    let e = cuda_host_program_ptx(&spec, &spec_params(), PTX, &mangled()[..1], &dir)
+        .unwrap_err()
+        .to_string();
+    assert!(e.ends_with("2 launches but kernel names for 1"), "{e}");
+}
+
+#[test]
+fn embedded_ptx_text_is_byte_exact() {
+    if !have_cc() {
+        eprintln!("skipped: no cc");
+        return;
+    }
+    let dir = scratch();
+    // Quotes, backslashes, trigraph starts, tabs, CR, control and non-ASCII characters, an
+    // octal escape followed by digits, a line longer than one literal, no final newline.
+    let long = "x".repeat(450) + "é" + &"y".repeat(300);
+    let text =
+        format!("// \"q\" \\ ??= ??/\n\t.reg .b32 %r<4>;\r\n\u{1}7\u{7f}0 é ü 中\n{long}\nend");
+    let c = format!(
+        "{C_HEAD}static const char gms_ptx[] =\n{};\n\
+         int main(void) {{ FILE* f = fopen(\"ptx.out\", \"wb\"); fputs(gms_ptx, f); fclose(f); return sizeof gms_ptx != {}; }}\n",
+        c_text_literal(&text).trim_end(),
+        text.len() + 1
+    );
+    run_c(&dir, &c);
+    assert_eq!(std::fs::read(dir.join("ptx.out")).unwrap(), text.as_bytes());
+}
+
+/// The CUDA include directory (with `cuda.h`) from `GPUMEMSIM_CUDA_INCLUDE`, `CUDA_HOME` or
+/// `/usr/local/cuda`, if there is one.
+fn cuda_include() -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(d) = std::env::var_os("GPUMEMSIM_CUDA_INCLUDE") {
+        dirs.push(d.into());
+    }
+    if let Some(d) = std::env::var_os("CUDA_HOME") {
+        dirs.push(PathBuf::from(d).join("include"));
+    }
+    dirs.push("/usr/local/cuda/include".into());
+    dirs.into_iter().find(|d| d.join("cuda.h").is_file())
+}
+
+#[test]
+fn ptx_program_compiles_against_the_real_driver_api_header() {
+    let Some(inc) = cuda_include() else {
+        eprintln!("skipped: no cuda.h (set GPUMEMSIM_CUDA_INCLUDE)");
+        return;
+    };
+    if Command::new("c++").arg("--version").output().is_err() {
+        eprintln!("skipped: no c++");
+        return;
+    }
+    let dir = scratch();
+    // The runtime API part is declared here (cuda_runtime.h needs nvcc's crt/ headers);
+    // the driver API comes from the real cuda.h, so its signatures are checked.
+    let stub = dir.join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(
+        stub.join("cuda_runtime.h"),
+        "#include <stddef.h>\n\
+         typedef enum cudaError { cudaSuccess = 0 } cudaError_t;\n\
+         enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };\n\
+         extern \"C\" {\n\
+         cudaError_t cudaMalloc(void** devPtr, size_t size);\n\
+         cudaError_t cudaFree(void* devPtr);\n\
+         cudaError_t cudaSetDevice(int device);\n\
+         cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);\n\
+         const char* cudaGetErrorString(cudaError_t error);\n\
+         }\n",
+    )
+    .unwrap();
+    let spec = spec_in(&dir, SPEC);
+    let c = cuda_host_program_ptx(&spec, &spec_params(), PTX, &mangled(), &dir).unwrap();
+    let prog = dir.join("prog.cu");
+    std::fs::write(&prog, c).unwrap();
+    let out = Command::new("c++")
+        .args([
+            "-x",
+            "c++",
+            "-std=c++17",
+            "-fsyntax-only",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+        ])
+        .arg("-I")
+        .arg(&stub)
+        .arg("-I")
+        .arg(&inc)
+        .arg(&prog)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "c++ failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
