@@ -7,40 +7,57 @@
 //!   request communicates the information for all participating threads of this warp" (Magnus
 //!   Strengert, NVIDIA Developer Forums, "What's the difference between wavefronts and
 //!   sectors/req", thread 165293; Kernel Profiling Guide, "Memory Tables / L1/TEX Cache").
-//!   Here a request is counted only when at least one lane is active. Greg Smith (NVIDIA forum,
-//!   "Understanding L1/TEX Cache Sectors/Req", thread 312884) writes that a fully predicated-off
-//!   instruction has "sectors/request = 0", which may mean such an instruction still sends a
-//!   request: a **hypothesis** checked by `gl_pred_off` in `tests/hw/kernels/global.cu`. That 64-
-//!   and 128-bit vector accesses also make exactly one request (not 2 or 4) is the same forum
-//!   model, to be confirmed by the float2/float4 launches of `tests/hw/kernels/global.cu`.
+//!   A global instruction with no active lane makes no request and no sector (measured,
+//!   `tests/hw/h200/hw/ncu/k_global.csv` launch 48, `gl_pred_off`: a fully predicated-off `LDG`
+//!   counts 0 requests and 0 instructions). 64- and 128-bit vector accesses also make exactly
+//!   one global request, not 2 or 4 (measured, same CSV, the `gl_v2_*` / `gl_v4_*` launches).
+//!   Local accesses differ (below).
 //! - Sectors: the number of distinct 32-byte sectors ([`GpuConfig::sector_bytes`]) touched by the
 //!   active lanes' byte ranges `[addr, addr + width)` (Greg Smith, same thread: one active thread
 //!   gives 1 sector/request, 32 threads each in its own line give 32; CUDA C++ Programming Guide,
 //!   "Device Memory Accesses": accesses are served in 32-byte transactions). Measured on an H200:
 //!   stride 1/2/4/8+ 32-bit elements give 4/8/16/32 sectors, a one-element offset gives 5
 //!   (`/work/shared/design.md`).
+//! - Atomics and reductions (`atom`, `red`; SASS `ATOMG` / `RED`): still one request, but lanes
+//!   on the SAME address are not merged: each sector counts once per lane of its most-used
+//!   address, i.e. the sum over distinct sectors of the largest number of active lanes sharing
+//!   one address in that sector (equivalently: same-address lanes are served in successive
+//!   rounds, each round counting its distinct sectors). Measured,
+//!   `tests/hw/h200/hw/ncu/k_global.csv` launches 49–54 (`gl_atom` with the result used, `gl_red`
+//!   without; `tests/hw/kernels/global.cu`): all 32 lanes on one element give 32 sectors; lane `t`
+//!   on element `t` (8 lanes per sector, all addresses different) gives 4; lane `t` on element
+//!   `8t` gives 32; one request each, for ATOMG and RED alike. Also consistent with
+//!   `histogram.csv` and `warp_reduce.csv` (one lane per warp, or distinct bins).
 //! - Local memory: the address in a local request is the lane's offset in its OWN local window.
 //!   The hardware interleaves the windows of a warp's lanes 4 bytes at a time: "local memory is
 //!   ... organized such that consecutive 32-bit words are accessed by consecutive thread IDs.
 //!   Accesses are therefore fully coalesced as long as all threads in a warp access the same
 //!   relative address" (CUDA C++ Programming Guide, "Device Memory Accesses / Local Memory").
 //!   So byte `b` of lane `l` sits at `(b / 4) * 4 * warp_size + l * 4 + b % 4` within the warp's
-//!   slice (the slice base is sector-aligned, so it does not change the count).
-//!   **Assumption for 8- and 16-byte local accesses**: the interleave stays 4 bytes wide, so a
-//!   64-bit access touches two 128-byte rows (8 sectors for a full warp), a 128-bit one four
-//!   (16 sectors); a single active lane touches 2 or 4 sectors. An interleave of the access width
-//!   would give the same full-warp counts but 1 sector for one lane; `local.cu` tells them apart.
+//!   slice (the slice base is sector-aligned, so it does not change the count). The 4-byte
+//!   interleave holds for wide accesses too (measured, `tests/hw/h200/hw/ncu/k_local.csv`
+//!   launch 3, `local_v4`: one active lane's `LDL.128` touches 4 sectors, not 1; a full warp's
+//!   `STL.128` at one offset 16).
+//! - Local requests: one per 4 bytes of access width (`ceil(width / 4)`, at least 1), whatever
+//!   the lanes' offsets: the 4-byte interleave makes a wide local access `width / 4` separate
+//!   32-bit accesses. Measured, `k_local.csv`: launch 3 (`local_v4`) counts 4 requests for its one
+//!   `LDL.128` (one active lane) and 64 for its 16 `STL.128` (full warp); launches 1–2
+//!   (`local_array`, 32-bit) count 1 request per `STL`/`LDL`, also when the 32 lanes read 32
+//!   different offsets (32 sectors, launch 2). Launch 4 (`local_spill`, SASS in
+//!   `tests/hw/h200/hw/logs/k_local.sass`: 32-bit spills plus one `STL.64` and one `LDL.LU.64`)
+//!   is consistent: requests exceed instructions by exactly 1 for stores and for loads.
 //!
 //! All counting is allocation-free (stack buffers); a lane's access is clamped to 4 sectors
 //! (widths up to 97 bytes) and 9 local words, far beyond PTX's largest access (32 bytes).
 
 use crate::gpu::config::GpuConfig;
-use crate::mem::request::MemRequest;
+use crate::mem::request::{AccessKind, MemRequest};
 
 /// The L1TEX traffic of one warp-level global or local instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coalesced {
-    /// L1TEX requests (`l1tex__t_requests_pipe_lsu_mem_*`): 1, or 0 with no active lane.
+    /// L1TEX requests (`l1tex__t_requests_pipe_lsu_mem_*`): 0 with no active lane; otherwise 1
+    /// for global accesses and `ceil(width / 4)` for local ones.
     pub requests: u32,
     /// Distinct 32-byte sectors (`l1tex__t_sectors_pipe_lsu_mem_*`).
     pub sectors: u32,
@@ -56,6 +73,12 @@ pub fn global_sectors(req: &MemRequest, cfg: &GpuConfig) -> Coalesced {
     }
     let sector = u64::from(cfg.sector_bytes.max(1));
     let width = u64::from(req.width.max(1));
+    if matches!(req.kind, AccessKind::Atomic | AccessKind::Reduction) {
+        return Coalesced {
+            requests: 1,
+            sectors: atomic_sectors(req, sector, width),
+        };
+    }
     let mut buf = [0u64; 32 * MAX_SECTORS_PER_LANE as usize];
     let mut n = 0usize;
     // Fast path: sectors non-decreasing in lane order (coalesced code) need no sort.
@@ -82,6 +105,47 @@ pub fn global_sectors(req: &MemRequest, cfg: &GpuConfig) -> Coalesced {
         requests: 1,
         sectors: count_distinct(&mut buf[..n], sorted),
     }
+}
+
+/// Sectors of an atomic or reduction: per distinct sector, the largest number of active lanes on
+/// one address in it, summed (see the module docs).
+fn atomic_sectors(req: &MemRequest, sector: u64, width: u64) -> u32 {
+    let mut buf = [(0u64, 0u64); 32 * MAX_SECTORS_PER_LANE as usize];
+    let mut n = 0usize;
+    for lane in 0..32 {
+        if req.mask >> lane & 1 == 0 {
+            continue;
+        }
+        let addr = req.addrs[lane];
+        let s0 = addr / sector;
+        let s1 = addr.saturating_add(width - 1) / sector;
+        let count = (s1 - s0 + 1).min(MAX_SECTORS_PER_LANE);
+        for s in s0..s0 + count {
+            buf[n] = (s, addr);
+            n += 1;
+        }
+    }
+    let v = &mut buf[..n];
+    v.sort_unstable();
+    let mut total = 0u32;
+    let mut i = 0usize;
+    while i < v.len() {
+        // One sector: v[i..j]; runs of equal addresses inside it.
+        let s = v[i].0;
+        let mut worst = 0u32;
+        let mut j = i;
+        while j < v.len() && v[j].0 == s {
+            let mut k = j;
+            while k < v.len() && v[k] == v[j] {
+                k += 1;
+            }
+            worst = worst.max((k - j) as u32);
+            j = k;
+        }
+        total += worst;
+        i = j;
+    }
+    total
 }
 
 /// Requests and sectors of a local request; `addrs` are per-lane local offsets.
@@ -111,7 +175,7 @@ pub fn local_sectors(req: &MemRequest, cfg: &GpuConfig) -> Coalesced {
         }
     }
     Coalesced {
-        requests: 1,
+        requests: width.div_ceil(4).clamp(1, 32) as u32,
         sectors: count_distinct(&mut buf[..n], false),
     }
 }
@@ -236,10 +300,34 @@ mod tests {
                 sectors: 4
             }
         );
-        // 8-byte and 16-byte at a uniform offset: 2 and 4 rows.
-        assert_eq!(l(8, u32::MAX, &|_| 16).sectors, 8);
-        assert_eq!(l(16, u32::MAX, &|_| 16).sectors, 16);
-        // One lane: 1 sector for 4 bytes, 2 for 8, 4 for 16 (assumed 4-byte interleave).
+        // 8-byte and 16-byte at a uniform offset: 2 and 4 rows, 2 and 4 requests
+        // (k_local.csv launch 3: 16 STL.128 -> 64 requests, 256 sectors).
+        assert_eq!(
+            l(8, u32::MAX, &|_| 16),
+            Coalesced {
+                requests: 2,
+                sectors: 8
+            }
+        );
+        assert_eq!(
+            l(16, u32::MAX, &|_| 16),
+            Coalesced {
+                requests: 4,
+                sectors: 16
+            }
+        );
+        // k_local.csv launch 3: LDL.128 by lane 0 only: 4 requests, 4 sectors.
+        assert_eq!(
+            l(16, 1, &|_| 48),
+            Coalesced {
+                requests: 4,
+                sectors: 4
+            }
+        );
+        // Narrow accesses still make one request.
+        assert_eq!(l(1, u32::MAX, &|_| 3).requests, 1);
+        assert_eq!(l(16, 0, &|_| 0), Coalesced::default());
+        // One lane: 1 sector for 4 bytes, 2 for 8, 4 for 16 (4-byte interleave).
         assert_eq!(l(4, 1, &|_| 0).sectors, 1);
         assert_eq!(l(8, 1, &|_| 0).sectors, 2);
         assert_eq!(l(16, 1, &|_| 0).sectors, 4);
@@ -247,7 +335,48 @@ mod tests {
         assert_eq!(l(4, 0xff, &|_| 0).sectors, 1);
         assert_eq!(l(4, 1 | 1 << 8, &|_| 0).sectors, 2);
         // Divergent offsets (dynamic indexing): lane l at word l: 32 different rows, lane l's
-        // word is at row l, column l -> 32 sectors.
-        assert_eq!(l(4, u32::MAX, &|x| x * 4).sectors, 32);
+        // word is at row l, column l -> 32 sectors, still 1 request (k_local.csv launch 2).
+        assert_eq!(
+            l(4, u32::MAX, &|x| x * 4),
+            Coalesced {
+                requests: 1,
+                sectors: 32
+            }
+        );
+    }
+
+    #[test]
+    fn atomics_do_not_merge_equal_addresses() {
+        // tests/hw/h200/hw/ncu/k_global.csv launches 49-54 (gl_atom / gl_red modes 0, 1, 2):
+        // all lanes on element 0: 32 sectors; lane t on element t: 4; on element 8t: 32.
+        for kind in [AccessKind::Atomic, AccessKind::Reduction] {
+            for (addr, sectors) in [
+                (Box::new(|_| BASE) as Box<dyn Fn(u64) -> u64>, 32),
+                (Box::new(|l| BASE + 4 * l), 4),
+                (Box::new(|l| BASE + 32 * l), 32),
+            ] {
+                let mut r = req(Space::Global, 4, u32::MAX, addr);
+                r.kind = kind;
+                assert_eq!(
+                    global_sectors(&r, &H200),
+                    Coalesced {
+                        requests: 1,
+                        sectors
+                    }
+                );
+            }
+        }
+        // Hand-worked: lanes 0-2 on word 0, lanes 3-4 on word 1 (sector 0: 3), lane 5 alone in
+        // sector 1 (1): 4 sectors.
+        let mut r = req(Space::Global, 4, 0x3f, |l| match l {
+            0..=2 => BASE,
+            3 | 4 => BASE + 4,
+            _ => BASE + 32,
+        });
+        r.kind = AccessKind::Atomic;
+        assert_eq!(global_sectors(&r, &H200).sectors, 4);
+        // No active lane: nothing.
+        r.mask = 0;
+        assert_eq!(global_sectors(&r, &H200), Coalesced::default());
     }
 }

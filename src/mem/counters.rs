@@ -10,15 +10,18 @@
 //! split other PTX accesses (e.g. a misaligned vector, or `ld.v4.b64`) into several SASS
 //! instructions, and it may turn a PTX `atom` whose result is unused into `RED`; where it does,
 //! the instruction counts here differ from the hardware's (the sector and wavefront totals may
-//! still agree). An instruction whose mask is empty still counts as executed (Nsight Compute's
-//! `inst_executed` counts predicated-off warp instructions too) but makes no request.
+//! still agree). A request whose mask is empty counts nothing, not even the instruction: the H200
+//! does not count a fully predicated-off warp instruction in `smsp__sass_inst_executed_op_*`
+//! (measured, `tests/hw/h200/hw/ncu/k_global.csv` launch 48, `gl_pred_off`: 0 global loads
+//! executed, 0 requests).
 //!
 //! Metric names are those of the Nsight Compute Kernel Profiling Guide, "Metrics Reference"
 //! (`smsp__sass_inst_executed_op_*`, `l1tex__t_{requests,sectors}_pipe_lsu_mem_*`,
 //! `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*`,
-//! `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*`). Shared-memory atomics report
-//! wavefronts and conflicts under the `op_atom` names with the same bank rule as loads: a
-//! hypothesis (no document describes the `ATOMS` bank rule).
+//! `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*`). Shared-memory atomics and reductions
+//! report wavefronts and conflicts under the `op_atom` names, with the bank rules of
+//! [`shared_banks`](crate::mem::shared_banks) (atomics with a result serialize same-word lanes,
+//! reductions do not).
 //!
 //! The constant cache has no matching `l1tex` metric. Nsight Compute's `idc__requests` counts
 //! requests to the indexed constant cache that serves `LDC`, but whether it counts one per
@@ -79,6 +82,10 @@ pub struct MemCounters {
 impl MemCounters {
     /// Counts one warp-level memory instruction.
     pub fn add_request(&mut self, req: &MemRequest, cfg: &GpuConfig) {
+        if req.mask == 0 {
+            // A fully predicated-off instruction is not executed as far as the counters go.
+            return;
+        }
         match req.space {
             Space::Shared => {
                 let a = shared_wavefronts(req, cfg);
@@ -394,13 +401,15 @@ mod tests {
             req(Shared, Store, 4, |l| l * 4),
             req(Shared, Load, 4, |l| l * 8),
             req(Shared, Load, 4, |l| l * 128),
-            // Shared atomic, all lanes on one word (same word: 1 wf).
+            // Shared atomic with a result, all lanes on one word: 32 wf, 31 conflicts
+            // (k_shared_patterns.csv launch 13).
             req(Shared, Atomic, 4, |_| 0),
             // Global: load stride 1 (4 sectors), load +1 element (5), store float4 (16).
             req(Global, Load, 4, |l| base + l * 4),
             req(Global, Load, 4, |l| base + 4 + l * 4),
             req(Global, Store, 16, |l| base + l * 16),
-            // Global atomic on one word (1 sector), reduction at stride 8 elements (32).
+            // Global atomic, all lanes on one word (32 sectors, k_global.csv launch 49),
+            // reduction at stride 8 elements (32).
             req(Global, Atomic, 4, |_| base),
             req(Global, Reduction, 4, |l| base + l * 32),
             // Local spill store and reload at a uniform offset (4 sectors each).
@@ -418,6 +427,11 @@ mod tests {
             ("smsp__sass_inst_executed_op_shared_ld.sum", 2),
             ("smsp__sass_inst_executed_op_shared_st.sum", 1),
             ("smsp__sass_inst_executed_op_shared_atom.sum", 1),
+            ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", 32),
+            (
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+                31,
+            ),
             ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 34),
             ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 1),
             (
@@ -435,7 +449,7 @@ mod tests {
             ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 1),
             ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 16),
             ("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", 1),
-            ("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", 1),
+            ("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", 32),
             ("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", 1),
             ("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", 32),
             ("smsp__sass_inst_executed_op_local_ld.sum", 1),
@@ -457,6 +471,23 @@ mod tests {
             assert_eq!(n1, n2);
             assert_eq!(v2, 2 * v1, "{n1}");
         }
+    }
+
+    #[test]
+    fn empty_mask_counts_nothing() {
+        // k_global.csv launch 48 (gl_pred_off): a fully predicated-off LDG is not counted as
+        // executed. Every space and kind: all counters stay 0.
+        use AccessKind::*;
+        use Space::*;
+        let mut c = MemCounters::default();
+        for space in [Shared, Global, Local, Const, Param] {
+            for kind in [Load, Store, Atomic, Reduction] {
+                let mut r = req(space, kind, 4, |l| l * 4);
+                r.mask = 0;
+                c.add_request(&r, &H200);
+            }
+        }
+        assert_eq!(c, MemCounters::default());
     }
 
     #[test]

@@ -4,52 +4,63 @@
 //! - Shared memory is 32 banks of 4 bytes; 4-byte word `w` lives in bank `w % 32`
 //!   ([`GpuConfig::shared_banks`], [`GpuConfig::bank_width`]; CUDA C++ Programming Guide,
 //!   "Compute Capability 5.x and later / Shared Memory", which 9.0 inherits).
-//! - 32-bit and narrower accesses: the instruction takes as many wavefronts as the largest number
-//!   of DISTINCT 4-byte words requested in one bank; lanes reading the same word are served at
-//!   once (broadcast / multicast), and so are lanes touching different bytes of one word
+//! - 32-bit and narrower loads and stores: the instruction takes as many wavefronts as the largest
+//!   number of DISTINCT 4-byte words requested in one bank; lanes reading the same word are served
+//!   at once (broadcast / multicast), and so are lanes touching different bytes of one word
 //!   (Programming Guide, same section: "a shared memory request for a warp does not generate a bank
 //!   conflict between two threads that access any address within the same 32-bit word").
 //!   Measured on an H200 with Nsight Compute: a stride of `k` words costs `gcd(k, 32)` wavefronts
-//!   (`/work/shared/design.md`, "Facts measured on a real H200"; kernels in
+//!   (`tests/hw/h200/hw/ncu/k_shared_stride.csv`, every launch; kernels in
 //!   `tests/hw/kernels/shared_stride.cu`).
 //! - Bank conflicts are wavefronts beyond the ideal count: Nsight Compute defines
-//!   `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}` that way (Kernel Profiling Guide,
-//!   "Memory Tables / Shared Memory": bank conflicts are the wavefronts beyond the ideal number).
-//!   [`SharedAccess::conflicts`] is that difference.
-//! - 64- and 128-bit accesses need at least 2 and 4 wavefronts (measured, design.md). HOW the
-//!   lanes are grouped is NOT yet measured on the H200. Three candidate rules are implemented
-//!   ([`WideRule`]); [`shared_wavefronts`] uses [`WideRule::Phases`], the most widely documented
-//!   one, as a **hypothesis pending the H200 measurement** of `tests/hw/kernels/shared_wide.cu`,
-//!   whose README lists the count each rule predicts for every launch:
-//!   - [`WideRule::Phases`]: an access of `n = width / 4` words per lane is processed as `n`
-//!     phases of `32 / n` consecutive lanes (64-bit: half-warps 0–15 and 16–31; 128-bit:
-//!     quarter-warps of 8). Each phase costs the largest number of distinct words in one bank
-//!     among ITS lanes; phases add up; a phase with no active lane costs nothing. Sources: the
-//!     discussion in NVIDIA/cutlass issue #328 (a warp touches two 128-byte regions without
-//!     penalty when each half-warp stays in one with 8-byte accesses, four regions per
-//!     quarter-warp with 16-byte accesses); the per-instruction wavefront explanations that
-//!     accompany Nsight Compute's ideal-wavefront counts (LDS.64: lanes 0–15 in the first
-//!     wavefront, 16–31 in the second); Scott Gray in NervanaSystems/maxas issue #8 (for wide
-//!     loads, only conflicts within the lower or upper 16 threads matter, Maxwell).
-//!   - [`WideRule::FixedPhases`]: the same phases, but every phase costs at least one wavefront
-//!     even with no active lane (the instruction always takes `n` passes).
-//!   - [`WideRule::WholeWarp`]: any lanes may share a wavefront; the count is the largest number of
-//!     distinct words in one bank over the whole warp, but at least `n`, because the data path
-//!     returns one 32-bit register per lane per wavefront (NVIDIA forum, "Unexpected shared memory
-//!     bank conflict", thread 77228: "the return bandwidth of L1 and shared memory is 128
-//!     bytes/cycle == 1 register/cycle ... LDS.128 requires 4 requests per instruction").
-//!
-//!   The same forum answer reports that on compute capability 7.x an LDS.128 whose thread pairs
-//!   (`Tn`, `Tn^1`) or (`Tn`, `Tn^2`) share addresses needs only 2 wavefronts. No rule here models
-//!   that packing; `shared_wide.cu` has launches that would reveal it on the H200.
-//! - Stores and atomics use the same bank rule: no document found describes a difference. This is
-//!   also a hypothesis until the store and atomic launches are measured.
+//!   `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}` that way (Kernel Profiling
+//!   Guide, "Memory Tables / Shared Memory"). [`SharedAccess::conflicts`] is that difference.
+//! - 64- and 128-bit accesses (**measured**, `tests/hw/h200/hw/ncu/k_shared_wide.csv`, launches
+//!   1–37 of `tests/hw/kernels/shared_wide.toml`, all 37 explained): an access of `n = width / 4`
+//!   words per lane is processed in `n` phases of `32 / n` consecutive lanes (64-bit: half-warps
+//!   0–15 and 16–31; 128-bit: quarter-warps of 8). Each phase costs the largest number of distinct
+//!   words in one bank among ITS lanes; phases add up; a phase with no active lane costs nothing
+//!   (launches 24, 25, 31, 32: only lanes 0–15 / 0–7 / lane 0 active give 1 wavefront, not 2 or
+//!   4). Lanes of different phases never share a wavefront, even when they read the same words
+//!   (launch 22, lanes `t` and `t+16` equal: 2; launch 36, all quarter-warps equal: 4), and they
+//!   never conflict with each other (launch 30: 4; launch 21, each half-warp using 16 banks
+//!   twice: 4, where a whole-warp rule would give 2).
+//! - **Uniform-pair packing** for wide LOADS (measured, same CSV): when, for every pair of active
+//!   lanes (`Tn`, `Tn^1`), both lanes have the same address, or the same holds for every pair
+//!   (`Tn`, `Tn^2`) (a pair with an inactive lane does not break the condition, so one active
+//!   lane, or all active lanes on one address, qualify), the returned registers are packed two
+//!   lanes per 32-bit slot and the phases are twice as wide: 64-bit loads then form ONE phase of
+//!   32 lanes and 128-bit loads two half-warp phases. Launch 23 (`idx_v2_pairs`) and 26
+//!   (`idx_v2_broadcast`): 1 wavefront, not 2; launches 33 (`idx_v4_broadcast`), 34
+//!   (`idx_v4_pairs`, `Tn == Tn^1`) and 35 (`idx_v4_pairs2`, `Tn == Tn^2`): 2, not 4; all with 0
+//!   conflicts, so the ideal count is halved too. This is the rule NVIDIA's forum answer states
+//!   for compute capability 7.x ("Unexpected shared memory bank conflict", thread 77228: "Thread
+//!   pairs (Tn and Tn^1) have the same addresses for all active threads ..., or Thread pairs (Tn
+//!   and Tn^2) ...", "the requests/instruction should reduce from 4 to 2"); the H200 keeps it.
+//!   Not measured: the `Tn^2` form for 64-bit loads (applied as the forum states), and packing
+//!   for stores (not applied: the forum speaks of loads, and no store launch has uniform pairs).
+//! - Shared ATOMICS whose result is used (`atom`, SASS `ATOMS.ADD` with a destination) do not
+//!   broadcast: every active lane is a separate access, so the cost is the largest number of
+//!   active lanes addressing one bank, same word or not. `tests/hw/h200/hw/ncu/k_shared_patterns.csv`
+//!   launches 13–15 (`sh_atomic`, SASS in `tests/hw/h200/hw/logs/k_shared_patterns.sass`): 32
+//!   lanes on one word give 32 wavefronts (31 conflicts), lane `t` on word `t` gives 1, lane `t`
+//!   on word `32t` gives 32. The distinct-word rule would give 1 for the first.
+//! - Shared REDUCTIONS (`red`, or `atom` whose result is unused, which ptxas compiles without a
+//!   destination) use the distinct-word rule of loads: `tests/hw/h200/hw/ncu/histogram.csv`
+//!   launch 2 (`histogram256` over one repeated byte, `atomicAdd(&sh[b], 1)` compiled to
+//!   `ATOMS.POPC.INC.32`, `tests/hw/h200/hw/logs/histogram.sass`): all 32 lanes on one word cost
+//!   1 wavefront per instruction (32768 for 32768 instructions), and launch 1 (random bytes)
+//!   matches the distinct-word count exactly (103158). Only this increment-by-one form is
+//!   measured; whether an unused-result `ATOMS.ADD` of a variable value aggregates the same way
+//!   is an assumption.
+//! - Stores use the load rule without packing (k_shared_wide.csv launches 15–20, `STS.64` /
+//!   `STS.128` strides, and every `STS` of the other kernels).
 //!
 //! Widths above 32 bytes per lane do not exist for shared memory in PTX ISA 9.x; a lane's access
 //! is clamped to 9 words (a misaligned 32-byte access) so the counting stays allocation-free.
 
 use crate::gpu::config::GpuConfig;
-use crate::mem::request::MemRequest;
+use crate::mem::request::{AccessKind, MemRequest};
 
 /// The cost of one warp-level shared-memory instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,45 +82,23 @@ impl SharedAccess {
     }
 }
 
-/// How lanes of a 64- or 128-bit access are grouped into wavefronts (see the module docs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum WideRule {
-    /// Half-warps (64-bit) or quarter-warps (128-bit), summed; empty phases are free.
-    #[default]
-    Phases,
-    /// Like [`WideRule::Phases`], but every phase costs at least one wavefront.
-    FixedPhases,
-    /// Whole warp at once, at least `width / 4` wavefronts.
-    WholeWarp,
-}
-
 /// Most words one lane's access can cover (a misaligned 32-byte access).
 const MAX_WORDS_PER_LANE: usize = 9;
 
-/// Wavefronts for `req` under the default rule ([`WideRule::Phases`]).
+/// Wavefronts for `req` (see the module docs for the rules).
 pub fn shared_wavefronts(req: &MemRequest, cfg: &GpuConfig) -> SharedAccess {
-    shared_wavefronts_with(req, cfg, WideRule::Phases)
-}
-
-/// Wavefronts for `req` under an explicit rule for wide accesses. For accesses of one bank width
-/// or less all rules agree.
-pub fn shared_wavefronts_with(req: &MemRequest, cfg: &GpuConfig, rule: WideRule) -> SharedAccess {
     if req.mask == 0 {
         return SharedAccess::default();
     }
     let bank_width = u64::from(cfg.bank_width.max(1));
     let banks = u64::from(cfg.shared_banks.max(1));
     let width = u64::from(req.width.max(1));
+    // Atomics with a result serialize every lane; everything else merges equal words.
+    let merge_equal_words = req.kind != AccessKind::Atomic;
     // Passes a full warp needs to move its data: one per 32-bit register returned.
-    let passes = width.div_ceil(bank_width).clamp(1, 32) as u32;
-
-    if passes == 1 || rule == WideRule::WholeWarp {
-        let worst = max_words_per_bank(req, 0, 32, bank_width, banks);
-        return SharedAccess {
-            wavefronts: worst.max(passes),
-            ideal_wavefronts: passes,
-            max_way: worst,
-        };
+    let mut passes = width.div_ceil(bank_width).clamp(1, 32) as u32;
+    if passes > 1 && req.kind == AccessKind::Load && uniform_pairs(req) {
+        passes /= 2;
     }
 
     let lanes_per_phase = 32u32.div_ceil(passes);
@@ -119,17 +108,25 @@ pub fn shared_wavefronts_with(req: &MemRequest, cfg: &GpuConfig, rule: WideRule)
         let end = (first + lanes_per_phase).min(32);
         let phase_mask = lane_range_mask(first, end);
         if req.mask & phase_mask != 0 {
-            let worst = max_words_per_bank(req, first, end, bank_width, banks);
+            let worst = max_words_per_bank(req, first, end, bank_width, banks, merge_equal_words);
             out.wavefronts += worst;
             out.ideal_wavefronts += 1;
             out.max_way = out.max_way.max(worst);
-        } else if rule == WideRule::FixedPhases {
-            out.wavefronts += 1;
-            out.ideal_wavefronts += 1;
         }
         first = end;
     }
     out
+}
+
+/// The forum's packing condition: every pair (`Tn`, `Tn^1`) of active lanes has one address, or
+/// every pair (`Tn`, `Tn^2`) does. A pair with an inactive lane does not break it.
+fn uniform_pairs(req: &MemRequest) -> bool {
+    [1usize, 2].iter().any(|&x| {
+        (0..32usize).all(|n| {
+            let m = n ^ x;
+            req.mask >> n & 1 == 0 || req.mask >> m & 1 == 0 || req.addrs[n] == req.addrs[m]
+        })
+    })
 }
 
 /// Bits `first..end` set.
@@ -148,8 +145,16 @@ fn lane_range_mask(first: u32, end: u32) -> u32 {
 }
 
 /// The largest number of distinct words requested in one bank by the active lanes in
-/// `first..end`. Allocation-free: words are gathered in a stack buffer.
-fn max_words_per_bank(req: &MemRequest, first: u32, end: u32, bank_width: u64, banks: u64) -> u32 {
+/// `first..end` (with `merge_equal_words` false: the largest number of lane-word accesses to one
+/// bank, equal words counted each time). Allocation-free: words are gathered in a stack buffer.
+fn max_words_per_bank(
+    req: &MemRequest,
+    first: u32,
+    end: u32,
+    bank_width: u64,
+    banks: u64,
+    merge_equal_words: bool,
+) -> u32 {
     let mut buf = [0u64; 32 * MAX_WORDS_PER_LANE];
     let mut n = 0usize;
     let width = u64::from(req.width.max(1));
@@ -171,7 +176,7 @@ fn max_words_per_bank(req: &MemRequest, first: u32, end: u32, bank_width: u64, b
                 let b = (w % banks) as usize;
                 if seen[b] == u64::MAX {
                     seen[b] = w;
-                } else if seen[b] != w {
+                } else if seen[b] != w || !merge_equal_words {
                     fast = false;
                 }
             }
@@ -191,7 +196,7 @@ fn max_words_per_bank(req: &MemRequest, first: u32, end: u32, bank_width: u64, b
     let mut prev: Option<u64> = None;
     for &w in words.iter() {
         match prev {
-            Some(p) if p == w => continue,
+            Some(p) if p == w && merge_equal_words => continue,
             Some(p) if p % banks == w % banks => run += 1,
             _ => run = 1,
         }
@@ -323,76 +328,124 @@ mod tests {
         }
     }
 
-    #[test]
-    fn wide_rules_disagree_where_expected() {
-        // 64-bit "split banks": lanes 0..15 read elements {0..7, 16..23} (banks 0..15 twice),
-        // lanes 16..31 read elements {8..15, 24..31} (banks 16..31 twice).
-        let split = req(8, u32::MAX, |l| {
-            let e = match l {
-                0..=7 => l,
-                8..=15 => l + 8,
-                16..=23 => l - 8,
-                _ => l,
-            };
-            e * 8
+    /// A 64-bit (`e` = float2 index) or 128-bit (float4 index) load from a table of element
+    /// indices, `-1` = inactive lane, as in `tests/hw/kernels/shared_wide.toml`.
+    fn table(width: u32, idx: [i64; 32]) -> SharedAccess {
+        let mut mask = 0u32;
+        for (l, &e) in idx.iter().enumerate() {
+            if e >= 0 {
+                mask |= 1 << l;
+            }
+        }
+        let r = req(width, mask, |l| {
+            idx[l as usize].max(0) as u64 * u64::from(width)
         });
-        let p = shared_wavefronts_with(&split, &H200, WideRule::Phases);
-        let w = shared_wavefronts_with(&split, &H200, WideRule::WholeWarp);
-        assert_eq!((p.wavefronts, p.conflicts()), (4, 2));
-        assert_eq!((w.wavefronts, w.conflicts()), (2, 0));
+        shared_wavefronts(&r, &H200)
+    }
 
-        // 128-bit, only lanes 0..7 active, consecutive: one quarter.
-        let q = req(16, 0xff, |l| l * 16);
-        assert_eq!(
-            shared_wavefronts_with(&q, &H200, WideRule::Phases).wavefronts,
-            1
-        );
-        assert_eq!(
-            shared_wavefronts_with(&q, &H200, WideRule::FixedPhases).wavefronts,
-            4
-        );
-        assert_eq!(
-            shared_wavefronts_with(&q, &H200, WideRule::WholeWarp).wavefronts,
-            4
-        );
+    fn lanes(f: impl Fn(i64) -> i64) -> [i64; 32] {
+        let mut v = [0i64; 32];
+        for (l, e) in v.iter_mut().enumerate() {
+            *e = f(l as i64);
+        }
+        v
+    }
 
-        // 64-bit: lanes l and l+16 read the same element l: each half-warp is conflict-free.
-        let dup = req(8, u32::MAX, |l| (l % 16) * 8);
-        assert_eq!(
-            shared_wavefronts_with(&dup, &H200, WideRule::Phases).wavefronts,
-            2
-        );
-        assert_eq!(
-            shared_wavefronts_with(&dup, &H200, WideRule::WholeWarp).wavefronts,
-            2
-        );
+    /// Lane -> element index, expected wavefronts, expected conflicts.
+    type Case = (fn(i64) -> i64, u32, u32);
+
+    #[test]
+    fn wide_tables_match_h200() {
+        // (element index of lane l, hardware wavefronts, hardware conflicts) from
+        // tests/hw/h200/hw/ncu/k_shared_wide.csv, launches 21-37.
+        let v2: [Case; 8] = [
+            // 21 idx_v2_split: each half-warp uses 16 banks twice -> 2 + 2.
+            (|l| [0, 16, 8, 24][(l / 8) as usize] + l % 8, 4, 2),
+            (|l| l % 16, 2, 0), // 22 dup_halves: no cross-phase merge
+            (|l| l / 2, 1, 0),  // 23 pairs Tn == Tn^1: packed
+            (|l| if l < 16 { l } else { -1 }, 1, 0), // 24 one_half
+            (|l| if l == 0 { 0 } else { -1 }, 1, 0), // 25 one_lane
+            (|_| 0, 1, 0),      // 26 broadcast: packed
+            (|l| l, 2, 0),      // 27 cross_bank (stride 1)
+            // 28 conflict_half0: half 0 on elements 16l (words 32l, 32l+1: 16 in banks 0 and
+            // 1), half 1 all on element 8: 16 + 1.
+            (|l| if l < 16 { 16 * l } else { 8 }, 17, 15),
+        ];
+        for (i, (f, wf, c)) in v2.iter().enumerate() {
+            let a = table(8, lanes(f));
+            assert_eq!(
+                (a.wavefronts, a.conflicts()),
+                (*wf, *c),
+                "v2 launch {}",
+                21 + i
+            );
+        }
+        let v4: [Case; 9] = [
+            (|l| 8 * (l % 4) + l / 4, 16, 12), // 29 transposed: 4-way in each quarter
+            (|l| 32 * (l / 8) + l % 8, 4, 0),  // 30 quarter_cross
+            (|l| if l < 8 { l } else { -1 }, 1, 0), // 31 one_quarter
+            (|l| if l == 0 { 0 } else { -1 }, 1, 0), // 32 one_lane
+            (|_| 0, 2, 0),                     // 33 broadcast: packed into half-warps
+            (|l| l / 2, 2, 0),                 // 34 pairs Tn == Tn^1
+            (|l| (l / 4) * 2 + l % 2, 2, 0),   // 35 pairs2 Tn == Tn^2
+            (|l| l % 8, 4, 0),                 // 36 dup_quarters: no merge
+            (|l| l, 4, 0),                     // 37 half_split (stride 1)
+        ];
+        for (i, (f, wf, c)) in v4.iter().enumerate() {
+            let a = table(16, lanes(f));
+            assert_eq!(
+                (a.wavefronts, a.conflicts()),
+                (*wf, *c),
+                "v4 launch {}",
+                29 + i
+            );
+        }
     }
 
     #[test]
-    fn wide_transposed_quarters() {
-        // 128-bit: lane l reads element 8*(l%4) + l/4 of a [4][8] float4 tile. Quarter q holds
-        // slots 2q, 2q+1 (banks 8q..8q+7) at rows 0..3: 4 distinct words per bank per quarter.
-        let r = req(16, u32::MAX, |l| (8 * (l % 4) + l / 4) * 16);
-        let p = shared_wavefronts_with(&r, &H200, WideRule::Phases);
-        assert_eq!((p.wavefronts, p.conflicts(), p.max_way), (16, 12, 4));
-        // Whole warp: each bank holds 4 distinct words in total: max(4, 4) = 4.
-        let w = shared_wavefronts_with(&r, &H200, WideRule::WholeWarp);
-        assert_eq!((w.wavefronts, w.conflicts()), (4, 0));
+    fn packing_is_for_loads_only() {
+        // A 128-bit store with all lanes on one address: 4 quarter-warps of 1 wavefront each.
+        let mut r = req(16, u32::MAX, |_| 0);
+        r.kind = AccessKind::Store;
+        assert_eq!(wf(&r), 4);
+        r.kind = AccessKind::Load;
+        assert_eq!(wf(&r), 2);
     }
 
     #[test]
-    fn wide_conflict_only_across_quarters() {
-        // 128-bit: quarter q's lane i reads element 8*... all four quarters read elements 0..7 of
-        // different 512-byte rows: row q -> element 32q + i. Banks repeat across quarters only.
-        let r = req(16, u32::MAX, |l| (32 * (l / 8) + l % 8) * 16);
-        assert_eq!(
-            shared_wavefronts_with(&r, &H200, WideRule::Phases).wavefronts,
-            4
-        );
-        // Whole warp: each bank holds 4 distinct words (one per quarter): max(4, 4) = 4.
-        assert_eq!(
-            shared_wavefronts_with(&r, &H200, WideRule::WholeWarp).wavefronts,
-            4
-        );
+    fn one_unequal_pair_prevents_packing() {
+        // Pairs (2i, 2i+1) equal except lanes 30 and 31: neither condition holds, so the 64-bit
+        // load keeps its two half-warp phases (1 each).
+        let r = req(8, u32::MAX, |l| if l == 31 { 8 * 16 } else { (l / 2) * 8 });
+        assert_eq!(wf(&r), 2);
+    }
+
+    #[test]
+    fn shared_atomics_serialize_every_lane() {
+        // tests/hw/h200/hw/ncu/k_shared_patterns.csv launches 13-15 (sh_atomic, ATOMS.ADD with
+        // a result): one word for all lanes 32 (31 conflicts), word t 1, word 32t 32 (31).
+        for (addr, wfs, c) in [
+            (Box::new(|_| 20u64) as Box<dyn Fn(u64) -> u64>, 32, 31),
+            (Box::new(|l| (l + 5) * 4), 1, 0),
+            (Box::new(|l| (32 * l + 5) * 4), 32, 31),
+        ] {
+            let mut r = req(4, u32::MAX, addr);
+            r.kind = AccessKind::Atomic;
+            let a = shared_wavefronts(&r, &H200);
+            assert_eq!((a.wavefronts, a.conflicts()), (wfs, c));
+        }
+    }
+
+    #[test]
+    fn shared_reductions_merge_equal_words() {
+        // tests/hw/h200/hw/ncu/histogram.csv launch 2: ATOMS.POPC.INC with every lane on one
+        // bin: 1 wavefront per instruction.
+        let mut r = req(4, u32::MAX, |_| 28);
+        r.kind = AccessKind::Reduction;
+        assert_eq!(wf(&r), 1);
+        // Two distinct words in bank 0 still conflict: 2.
+        let mut r = req(4, u32::MAX, |l| if l < 16 { 0 } else { 128 });
+        r.kind = AccessKind::Reduction;
+        assert_eq!(wf(&r), 2);
     }
 }
