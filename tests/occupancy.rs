@@ -294,7 +294,7 @@ fn invalid_block_sizes_and_carveouts() {
     for threads in [0, 1025, 2048] {
         assert_eq!(
             err(&launch(threads, 16)).cuda_name(),
-            "cudaErrorInvalidConfiguration"
+            "cudaErrorInvalidValue"
         );
     }
     for c in [-2, 101] {
@@ -328,6 +328,7 @@ struct Row {
     carveout: i32,
     max_dynamic_shared_set: i64,
     set_result: String,
+    attr_max_dynamic_shared: i64,
     occupancy: String,
     launch: String,
 }
@@ -364,6 +365,7 @@ fn parse_rows(text: &str) -> Result<Vec<Row>, String> {
             carveout: i32::try_from(num(5)?).map_err(|e| e.to_string())?,
             max_dynamic_shared_set: num(6)?,
             set_result: f[7].to_string(),
+            attr_max_dynamic_shared: num(8)?,
             occupancy: f[10].to_string(),
             launch: f[11].to_string(),
         });
@@ -386,8 +388,13 @@ fn check_row(cfg: &GpuConfig, r: &Row) -> Vec<String> {
     };
     // What the device kept: the program sets the carveout first and the dynamic-shared attribute
     // only if that succeeded; a failed set leaves the default.
+    // The attribute as read back after setting it: rows can inherit an opt-in from an earlier
+    // row of the same kernel when the program's reset to defaults did not take.
     let effective = if r.set_result == "cudaSuccess" {
-        requested.clone()
+        OccupancyInput {
+            max_dynamic_shared: u32::try_from(r.attr_max_dynamic_shared).ok(),
+            ..requested.clone()
+        }
     } else {
         match occupancy(cfg, &requested) {
             Err(LaunchError::InvalidValue { .. }) => {}

@@ -38,6 +38,10 @@ pub struct GpuConfig {
     pub max_regs_per_block: u32,
     /// Maximum registers per thread [CPG].
     pub max_regs_per_thread: u32,
+    /// The fewest registers allocated per thread, whatever ptxas uses (Nsight Compute's
+    /// `launch__registers_per_thread` on the H200: 8, 10, 12 and 14 all read 16;
+    /// tests/hw/h200/hw/ncu/*.csv).
+    pub min_regs_per_thread: u32,
     /// Registers are allocated per warp in units of this many [OCC].
     pub reg_alloc_unit: u32,
     /// Unified L1/shared memory per SM in bytes [CPG].
@@ -87,6 +91,7 @@ pub const H200: GpuConfig = GpuConfig {
     regs_per_sm: 65_536,
     max_regs_per_block: 65_536,
     max_regs_per_thread: 255,
+    min_regs_per_thread: 16,
     reg_alloc_unit: 256,
     l1_shared_bytes_per_sm: 256 * 1024,
     max_shared_per_sm: 228 * 1024,

@@ -106,12 +106,26 @@ pub struct Occupancy {
     pub shared_config_bytes: u32,
 }
 
+/// Registers the SM allocates per thread for a kernel that uses `regs`: at least
+/// [`GpuConfig::min_regs_per_thread`]. Nsight Compute reports this figure as
+/// `launch__registers_per_thread` (tests/hw/h200/hw/ncu/matmul.csv: `fill_small` uses 8 registers
+/// by ptxas and the driver, ncu reports 16 and an occupancy limit of 16 blocks of 256 threads).
+pub fn allocated_registers(cfg: &GpuConfig, regs: u32) -> u32 {
+    if regs == 0 {
+        0
+    } else {
+        regs.max(cfg.min_regs_per_thread)
+    }
+}
+
 /// Why a launch configuration cannot run, under the name the CUDA runtime gives the error.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LaunchError {
-    /// The block shape is impossible (no threads, or more than the device allows).
-    #[error("cudaErrorInvalidConfiguration: a block of {threads} threads (the device allows 1 to {max})")]
-    InvalidConfiguration {
+    /// The block shape is impossible (no threads, or more than the device allows). CUDA 13's
+    /// `cudaLaunchKernel` answers `cudaErrorInvalidValue` for it on the H200
+    /// (tests/hw/h200/occupancy.csv, the 1025- and 2048-thread `k_tiny` rows).
+    #[error("cudaErrorInvalidValue: a block of {threads} threads (the device allows 1 to {max})")]
+    BlockSize {
         /// Threads requested per block.
         threads: u32,
         /// Most threads a block may have.
@@ -144,7 +158,7 @@ impl LaunchError {
     /// The `cudaError_t` name CUDA reports for this error.
     pub fn cuda_name(&self) -> &'static str {
         match self {
-            LaunchError::InvalidConfiguration { .. } => "cudaErrorInvalidConfiguration",
+            LaunchError::BlockSize { .. } => "cudaErrorInvalidValue",
             LaunchError::InvalidValue { .. } => "cudaErrorInvalidValue",
             LaunchError::LaunchOutOfResources { .. } => "cudaErrorLaunchOutOfResources",
         }
@@ -179,7 +193,7 @@ fn clamp_u32(x: u64) -> u32 {
 pub fn occupancy(cfg: &GpuConfig, input: &OccupancyInput) -> Result<Occupancy, LaunchError> {
     let threads = u64::from(input.block_threads);
     if input.block_threads == 0 || input.block_threads > cfg.max_threads_per_block {
-        return Err(LaunchError::InvalidConfiguration {
+        return Err(LaunchError::BlockSize {
             threads: input.block_threads,
             max: cfg.max_threads_per_block,
         });
@@ -252,7 +266,7 @@ pub fn occupancy(cfg: &GpuConfig, input: &OccupancyInput) -> Result<Occupancy, L
     // Registers.
     let warp_size = u64::from(cfg.warp_size);
     let warps_per_block = div_ceil(threads, warp_size);
-    let regs = u64::from(input.regs_per_thread);
+    let regs = u64::from(allocated_registers(cfg, input.regs_per_thread));
     let regs_per_warp = round_up(regs * warp_size, u64::from(cfg.reg_alloc_unit));
     let sub_partitions = u64::from(cfg.sub_partitions_per_sm);
     let regs_block_software = regs_per_warp * warps_per_block;
@@ -365,7 +379,7 @@ mod tests {
     #[test]
     fn error_names_are_cuda_names() {
         let e = occupancy(&H200, &input(1025, 32)).unwrap_err();
-        assert_eq!(e.cuda_name(), "cudaErrorInvalidConfiguration");
-        assert!(e.to_string().starts_with("cudaErrorInvalidConfiguration"));
+        assert_eq!(e.cuda_name(), "cudaErrorInvalidValue");
+        assert!(e.to_string().starts_with("cudaErrorInvalidValue"));
     }
 }

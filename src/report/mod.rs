@@ -128,7 +128,8 @@ impl LaunchReport {
             kernel.static_shared as f64,
         );
         if let Some(r) = &resources {
-            metrics.insert("launch__registers_per_thread".into(), r.registers as f64);
+            let allocated = crate::gpu::occupancy::allocated_registers(spec.gpu, r.registers);
+            metrics.insert("launch__registers_per_thread".into(), allocated as f64);
         }
         let mut limiter = None;
         if let Some(o) = &occ {

@@ -396,8 +396,10 @@ impl Device {
             ));
         }
         if threads > g.max_threads_per_block as u64 {
+            // CUDA 13 on the H200 answers cudaErrorInvalidValue here
+            // (tests/hw/h200/occupancy.csv, 1025-thread rows).
             return Err(RuntimeError::cuda(
-                "cudaErrorInvalidConfiguration",
+                "cudaErrorInvalidValue",
                 format!(
                     "{threads} threads per block exceed the limit of {}",
                     g.max_threads_per_block
