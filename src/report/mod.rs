@@ -28,6 +28,9 @@ pub struct Report {
     pub gpu: String,
     /// One entry per launch, in order.
     pub launches: Vec<LaunchReport>,
+    /// The `[outputs]` buffers after the last launch: buffer name, output file name, bytes.
+    #[serde(skip)]
+    pub outputs: Vec<(String, String, Vec<u8>)>,
 }
 
 /// The report of one launch.

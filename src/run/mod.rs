@@ -161,6 +161,7 @@ pub fn run_spec(
         spec: file.clone(),
         gpu: spec.gpu.name.to_string(),
         launches: Vec::new(),
+        outputs: Vec::new(),
     };
     for (i, l) in spec.launches.iter().enumerate() {
         let key = format!("[[launch]] #{}", i + 1);
@@ -238,19 +239,21 @@ pub fn run_spec(
             spec, &l.kernel, &kernel, dims, &profile, stats, resources, occ,
         ));
     }
-    if opts.write_outputs {
-        for o in &spec.outputs {
-            let Some((_, ptr, len)) = buffers.iter().find(|b| b.0 == o.buffer) else {
-                return Err(RunError::Launch {
-                    file: file.clone(),
-                    key: format!("[outputs] {}", o.buffer),
-                    message: format!("no buffer named '{}'", o.buffer),
-                });
-            };
-            let mut host = vec![0u8; *len as usize];
-            dev.memcpy_dtoh(&mut host, *ptr)?;
+    for o in &spec.outputs {
+        let Some((_, ptr, len)) = buffers.iter().find(|b| b.0 == o.buffer) else {
+            return Err(RunError::Launch {
+                file: file.clone(),
+                key: format!("[outputs] {}", o.buffer),
+                message: format!("no buffer named '{}'", o.buffer),
+            });
+        };
+        let mut host = vec![0u8; *len as usize];
+        dev.memcpy_dtoh(&mut host, *ptr)?;
+        if opts.write_outputs {
             write_file(&o.path, &host)?;
         }
+        let name = o.path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default();
+        report.outputs.push((o.buffer.clone(), name, host));
     }
     Ok(report)
 }
