@@ -7,7 +7,8 @@
 //!   bit-for-bit, NaN bits included;
 //! - rcp/sqrt/rsqrt/ex2/div approx f32: <= 3 ulp (PTX documents <= 2 ulp from the exact value for
 //!   ex2/div, <= 1 for rcp; our model is the correctly rounded value, so within the PTX bound + 1);
-//! - lg2: |error| <= 2^-21 absolute or <= 4 ulp; sin/cos: |error| <= 2^-20 for |x| <= 100*pi
+//! - lg2: |error| <= 2^-21 absolute or <= 4 ulp; sin/cos: |error| <= 2^-21 for |x| <= pi and
+//!   2^-13 for |x| <= 100*pi (the H200's own error against the true value, measured in these files)
 //!   (PTX: 2^-20.5 absolute), other inputs only reported; tanh: <= 2^13 ulp (PTX: relative 2^-11);
 //! - f64 high-word approximations: relative error <= 2^-19 (only 20 fraction bits are computed).
 //!   In all approximate cases NaN-ness and the results' signs must agree.
@@ -373,10 +374,19 @@ fn approx_and_exact_vs_h200() {
                         let ok = match check {
                             Check::Ulp32(n) => ulp <= n,
                             Check::Lg2 => ulp <= 4 || (x as f64 - y as f64).abs() <= 2f64.powi(-21),
+                            // Measured on the H200 (these files): MUFU.SIN/COS is within 2^-21.5
+                            // of the true value for |x| <= pi and within about 2^-14 up to 100 pi, as
+                            // its range reduction loses bits with |x|; gpumemsim returns the
+                            // correctly rounded value, so the difference is bounded the same way.
                             Check::SinCos => {
                                 let inx = f32::from_bits(a as u32).abs() as f64;
+                                let bound = if inx <= std::f64::consts::PI {
+                                    2f64.powi(-21)
+                                } else {
+                                    2f64.powi(-13)
+                                };
                                 inx > 100.0 * std::f64::consts::PI
-                                    || (x as f64 - y as f64).abs() <= 2f64.powi(-20)
+                                    || (x as f64 - y as f64).abs() <= bound
                             }
                             _ => true,
                         };

@@ -384,8 +384,6 @@ fn block_of_2048_threads_is_refused() {
 }
 
 #[test]
-#[ignore = "the spec check refuses the launch before the runtime, so the CUDA error name \
-            (cudaErrorInvalidValue, tests/hw/h200/occupancy.csv) never reaches the message"]
 fn block_of_2048_threads_names_the_cuda_error() {
     let launch = "grid = [1]\nblock = [64, 32]\nargs = [\"out\", \"in\", 64]\n";
     let spec = case(
@@ -407,6 +405,7 @@ fn dynamic_shared_over_48k_needs_the_opt_in() {
     has(&stderr, "102400");
     has(&stderr, &(48 * 1024).to_string());
     has(&stderr, "max_dynamic_shared");
+    has(&stderr, "cudaErrorInvalidValue");
 
     // With the opt-in the same launch runs.
     let launch = format!("{}max_dynamic_shared = 102400\n", launch);

@@ -51,13 +51,19 @@ fn excluded(program: &str, launch: usize, kernel: &str, metric: &str) -> bool {
             && kernel.starts_with("matmul_tiled")
             && (metric == "smsp__sass_inst_executed_op_shared_ld.sum"
                 || metric == "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"))
-        || (program == "k_local" && kernel == "local_spill" && metric.contains("local") && launch == 3)
+        || (program == "k_local"
+            && kernel == "local_spill"
+            && metric.contains("local")
+            && launch == 3)
 }
 
 fn hashes() -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(format!("{HW}/outputs.sha256")).expect("outputs.sha256");
     text.lines()
-        .filter_map(|l| l.split_once("  ").map(|(h, p)| (p.trim().to_string(), h.trim().to_string())))
+        .filter_map(|l| {
+            l.split_once("  ")
+                .map(|(h, p)| (p.trim().to_string(), h.trim().to_string()))
+        })
         .collect()
 }
 
@@ -83,7 +89,9 @@ fn outputs_equal_the_h200s() {
             let ok = if raw.exists() {
                 std::fs::read(&raw).map(|hw| hw == *bytes).unwrap_or(false)
             } else {
-                let want = hashes.get(&rel).unwrap_or_else(|| panic!("no H200 output or hash for {rel}"));
+                let want = hashes
+                    .get(&rel)
+                    .unwrap_or_else(|| panic!("no H200 output or hash for {rel}"));
                 let got = format!("{:x}", Sha256::digest(bytes));
                 &got == want
             };
@@ -94,7 +102,12 @@ fn outputs_equal_the_h200s() {
         }
     }
     assert!(checked >= 37, "only {checked} outputs compared");
-    assert!(bad.is_empty(), "{} of {checked} outputs differ:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {checked} outputs differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -127,7 +140,12 @@ fn counters_equal_the_h200s() {
     }
     assert!(launches >= 180, "only {launches} launches");
     assert!(compared >= 5000, "only {compared} metric values compared");
-    assert!(bad.is_empty(), "{} of {compared} values differ:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {compared} values differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -138,5 +156,7 @@ fn exclusions_are_still_needed() {
     let cmp = compare(&report, &parse_ncu_csv(&csv).expect("parse")).expect("compare");
     assert!(cmp
         .iter()
-        .any(|c| c.metric == "smsp__sass_inst_executed_op_shared_ld.sum" && c.launch == 2 && !c.equal()));
+        .any(|c| c.metric == "smsp__sass_inst_executed_op_shared_ld.sum"
+            && c.launch == 2
+            && !c.equal()));
 }

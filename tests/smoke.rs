@@ -33,9 +33,9 @@ fn shared_stride_kernel_computes_sum() {
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
         .collect();
     // sh[t] = t; thread t reads sh[(32 t) % 1024] = (32 t) % 1024 if < 128 else 0, times sum c_tab[0..5] = 10.
-    for t in 0..128usize {
+    for (t, got) in v.iter().enumerate() {
         let idx = (32 * t) % 1024;
         let shv = if idx < 128 { idx as f32 } else { 0.0 };
-        assert_eq!(v[t], shv * 10.0, "thread {t}");
+        assert_eq!(*got, shv * 10.0, "thread {t}");
     }
 }

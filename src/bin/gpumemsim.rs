@@ -72,7 +72,13 @@ fn main() -> ExitCode {
     match real_main(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            let msg = e.to_string();
+            // Located errors (file:line:col: error: ...) already say what they are.
+            if msg.lines().next().is_some_and(|l| l.contains(": error: ")) {
+                eprintln!("{msg}");
+            } else {
+                eprintln!("error: {msg}");
+            }
             ExitCode::from(e.exit_code() as u8)
         }
     }

@@ -171,6 +171,11 @@ fn int_to_float(v: i128, f: Fmt, rnd: Rounding) -> u64 {
 #[inline]
 fn float_to_float(x: u64, src: Fmt, dst: Fmt, rnd: Rounding) -> u64 {
     match unpack(x, src) {
+        // f32 to f64 keeps the NaN's sign and payload and sets the quiet bit, like the H200
+        // (tests/hw/h200/approx/cvt.f64.f32.bin: 0x7f880c97 -> 0x7ff90192e0000000).
+        Val::Nan if src == Fmt::F32 && dst == Fmt::F64 => {
+            ((x & 0x8000_0000) << 32) | 0x7ff8_0000_0000_0000 | ((x & 0x7f_ffff) << 29)
+        }
         Val::Nan => dst.canonical_nan(),
         Val::Inf(n) => dst.inf(n),
         Val::Zero(n) => dst.zero(n),
@@ -278,7 +283,15 @@ pub fn cvt(
 pub fn cvt_tf32(a: u64, rnd: Rounding) -> u64 {
     let a = a & 0xffff_ffff;
     if Fmt::F32.is_nan(a) {
-        return super::float::CANON_NAN_F32 as u64;
+        // The H200 keeps the NaN and truncates its payload to tf32's 10 fraction bits
+        // (tests/hw/h200/approx/cvt.rna.tf32.f32.bin: 0x7f8b66a0 -> 0x7f8b6000).
+        // A payload only in the dropped bits would become infinity: not measured, kept NaN.
+        let t = a & !0x1fff;
+        return if Fmt::F32.is_nan(t) {
+            t
+        } else {
+            super::float::CANON_NAN_F32 as u64
+        };
     }
     float_to_float(a, Fmt::F32, Fmt::TF32, rnd) << 13
 }
@@ -522,6 +535,8 @@ mod tests {
             0x3f80_0000
         );
         assert_eq!(cvt_tf32(0x7f80_0001, Rounding::Rna), 0x7fff_ffff);
+        // Measured on the H200 (tests/hw/h200/approx/cvt.rna.tf32.f32.bin).
+        assert_eq!(cvt_tf32(0x7f8b_66a0, Rounding::Rna), 0x7f8b_6000);
         // a -> upper, b -> lower: (1.0, 2.0) -> 0x3c00_4000.
         assert_eq!(
             cvt_f16x2_f32(1f32.to_bits(), 2f32.to_bits(), Rounding::Rn, false),

@@ -596,7 +596,7 @@ fn nan_or32(o: Out) -> u32 {
 /// The canonical f32 NaN of NVIDIA hardware.
 pub const CANON_NAN_F32: u32 = 0x7fff_ffff;
 /// The canonical f64 NaN.
-pub const CANON_NAN_F64: u64 = 0x7fff_ffff_ffff_ffff;
+pub const CANON_NAN_F64: u64 = 0xfff8_0000_0000_0000;
 
 #[inline]
 fn canon32(x: f32) -> u32 {

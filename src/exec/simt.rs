@@ -112,7 +112,7 @@ pub fn run<O: Observer>(
     mut launch: Launch<'_>,
     obs: &mut O,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<LaunchStats, KernelFault> {
+) -> Result<LaunchStats, Box<KernelFault>> {
     let k = launch.kernel;
     let dims = launch.dims;
     let threads = dims.threads_per_block();
@@ -171,7 +171,7 @@ pub fn run<O: Observer>(
                         Some(w) => [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
                         None => [0; 3],
                     };
-                    return Err(fault(ctx.l, kind, pc, [x, y, z], thread));
+                    return Err(Box::new(fault(ctx.l, kind, pc, [x, y, z], thread)));
                 }
                 done += 1;
                 ctx.stats.blocks += 1;
@@ -336,7 +336,13 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
 
     /// All 32 lanes of a source: the register's own lanes, or `tmp` filled with the values.
     #[inline(always)]
-    fn lanes_of<'r>(&self, w: &'r Warp, mem: &BlockMem, s: Src, tmp: &'r mut [u64; 32]) -> &'r [u64] {
+    fn lanes_of<'r>(
+        &self,
+        w: &'r Warp,
+        mem: &BlockMem,
+        s: Src,
+        tmp: &'r mut [u64; 32],
+    ) -> &'r [u64] {
         match s {
             Src::Reg(r) => w.reg(r),
             Src::Imm(v) => {
@@ -430,7 +436,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     // active ones written back: a branch-free loop over operand slices.
                     let mut out = [0u64; 32];
                     {
-                        let (mut ta, mut tb, mut tc, mut tx) = ([0u64; 32], [0u64; 32], [0u64; 32], [0u64; 32]);
+                        let (mut ta, mut tb, mut tc, mut tx) =
+                            ([0u64; 32], [0u64; 32], [0u64; 32], [0u64; 32]);
                         let av = self.lanes_of(w, mem, *a, &mut ta);
                         let bv = self.lanes_of(w, mem, *b, &mut tb);
                         let cv = self.lanes_of(w, mem, *c, &mut tc);
@@ -808,11 +815,44 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     }
 
     /// Loads, stores and atomics: functional effect plus one request per state space.
-    fn memory(&mut self, w: &mut Warp, mem: &mut BlockMem, inst: &Inst, pc: u32, e: u32) -> Result<(), Fault> {
+    fn memory(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        inst: &Inst,
+        pc: u32,
+        e: u32,
+    ) -> Result<(), Fault> {
         let (sel, addr, ety, n, kind, cache) = match &inst.op {
-            Op::Ld { space, ty, d, addr, cache, .. } => (*space, *addr, *ty, d.len() as u32, AccessKind::Load, *cache),
-            Op::St { space, ty, s, addr, cache } => (*space, *addr, *ty, s.len() as u32, AccessKind::Store, *cache),
-            Op::Atom { space, ty, addr, kind, .. } => (*space, *addr, *ty, 1, *kind, Default::default()),
+            Op::Ld {
+                space,
+                ty,
+                d,
+                addr,
+                cache,
+                ..
+            } => (*space, *addr, *ty, d.len() as u32, AccessKind::Load, *cache),
+            Op::St {
+                space,
+                ty,
+                s,
+                addr,
+                cache,
+            } => (
+                *space,
+                *addr,
+                *ty,
+                s.len() as u32,
+                AccessKind::Store,
+                *cache,
+            ),
+            Op::Atom {
+                space,
+                ty,
+                addr,
+                kind,
+                ..
+            } => (*space, *addr, *ty, 1, *kind, Default::default()),
             _ => return Ok(()),
         };
         // A fully predicated-off instruction requests nothing; Nsight Compute does not count it
@@ -861,7 +901,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     if seen >> sp as u8 & 1 == 0 {
                         continue;
                     }
-                    let mask = lanes(e).filter(|&l| spaces[l] == sp).fold(0u32, |m, l| m | 1 << l);
+                    let mask = lanes(e)
+                        .filter(|&l| spaces[l] == sp)
+                        .fold(0u32, |m, l| m | 1 << l);
                     self.obs.mem(&MemRequest {
                         space: sp,
                         kind,
@@ -874,8 +916,10 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 }
                 let mut hint = usize::MAX;
                 for l in lanes(e) {
-                    self.lane_access(w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint)
-                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                    self.lane_access(
+                        w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint,
+                    )
+                    .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
                 }
             }
         }
@@ -898,7 +942,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         width: u32,
         hint: &mut usize,
     ) -> Result<(), FaultKind> {
-        if width > 1 && a % (width.min(16) as u64) != 0 {
+        if width > 1 && !a.is_multiple_of(width.min(16) as u64) {
             return Err(FaultKind::Misaligned {
                 space: s.ptx_name(),
                 addr: a,
@@ -906,7 +950,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             });
         }
         match &inst.op {
-            Op::Ld { ty, d, dst_bytes, .. } => {
+            Op::Ld {
+                ty, d, dst_bytes, ..
+            } => {
                 let bytes: &[u8] = if s == Space::Global {
                     self.global_slice(a, width, hint)?
                 } else {
@@ -916,7 +962,11 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 for (k, r) in d.iter().enumerate() {
                     if let Some(r) = r {
                         let raw = read_le(&bytes[k * esize as usize..], esize.min(8) as usize);
-                        let v = if signed { sign_extend(raw, esize, *dst_bytes as u32) } else { raw };
+                        let v = if signed {
+                            sign_extend(raw, esize, *dst_bytes as u32)
+                        } else {
+                            raw
+                        };
                         w.regs[*r as usize * 32 + l] = v;
                     }
                 }
@@ -934,7 +984,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 };
                 dst.copy_from_slice(&buf[..width as usize]);
             }
-            Op::Atom { op, ty, d, b, c, .. } => {
+            Op::Atom {
+                op, ty, d, b, c, ..
+            } => {
                 let bv = self.val(w, mem, *b, l);
                 let cv = self.val(w, mem, *c, l);
                 let (op, ty) = (*op, *ty);
@@ -964,7 +1016,12 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     }
 
     #[inline(always)]
-    fn global_slice_mut(&mut self, a: u64, n: u32, hint: &mut usize) -> Result<&mut [u8], FaultKind> {
+    fn global_slice_mut(
+        &mut self,
+        a: u64,
+        n: u32,
+        hint: &mut usize,
+    ) -> Result<&mut [u8], FaultKind> {
         let i = self.global_index(a, n, hint)?;
         let al = self.l.global.alloc_mut(i);
         let o = (a - al.base) as usize;
@@ -1037,7 +1094,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             Space::Global => self.l.global.slice(a, n64),
             Space::Shared => mem
                 .shared
-                .get(a as usize..(a as usize).checked_add(n as usize).unwrap_or(usize::MAX)),
+                .get(a as usize..(a as usize).saturating_add(n as usize)),
             Space::Local => local_range(mem, w, l, a, n).map(|r| &mem.local[r]),
             Space::Const => self
                 .l

@@ -1624,8 +1624,14 @@ fn mark_unused_atomics(code: &mut [Inst]) {
         match &i.op {
             Op::Alu { a, b, c, e, .. } => srcs.extend([*a, *b, *c, *e]),
             Op::Carry { a, b, c, .. } | Op::Shfl { a, b, c, .. } => srcs.extend([*a, *b, *c]),
-            Op::Cvt { a, .. } | Op::Cvta { a, .. } | Op::PredFromReg { a, .. } | Op::Match { a, .. } | Op::Redux { a, .. } => srcs.push(*a),
-            Op::Setp { a, b, .. } | Op::Set { a, b, .. } | Op::Selp { a, b, .. } => srcs.extend([*a, *b]),
+            Op::Cvt { a, .. }
+            | Op::Cvta { a, .. }
+            | Op::PredFromReg { a, .. }
+            | Op::Match { a, .. }
+            | Op::Redux { a, .. } => srcs.push(*a),
+            Op::Setp { a, b, .. } | Op::Set { a, b, .. } | Op::Selp { a, b, .. } => {
+                srcs.extend([*a, *b])
+            }
             Op::Ld { addr, .. } => base = addr.base,
             Op::St { s, addr, .. } => {
                 srcs.extend(s.iter().copied());

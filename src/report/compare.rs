@@ -37,15 +37,26 @@ pub fn parse_ncu_csv(text: &str) -> Result<Vec<NcuLaunch>, String> {
     let mut lines = text.lines().filter(|l| l.starts_with('"'));
     let header = lines.next().ok_or("no CSV header in the ncu output")?;
     let h = fields(header);
-    let col = |name: &str| h.iter().position(|x| x == name).ok_or(format!("ncu CSV has no '{name}' column"));
-    let (ci, ck, cm, cv) = (col("ID")?, col("Kernel Name")?, col("Metric Name")?, col("Metric Value")?);
+    let col = |name: &str| {
+        h.iter()
+            .position(|x| x == name)
+            .ok_or(format!("ncu CSV has no '{name}' column"))
+    };
+    let (ci, ck, cm, cv) = (
+        col("ID")?,
+        col("Kernel Name")?,
+        col("Metric Name")?,
+        col("Metric Value")?,
+    );
     let mut out: Vec<NcuLaunch> = Vec::new();
     for line in lines {
         let f = fields(line);
         if f.len() <= cv.max(cm).max(ck).max(ci) {
             continue;
         }
-        let id: u32 = f[ci].parse().map_err(|_| format!("bad launch ID '{}'", f[ci]))?;
+        let id: u32 = f[ci]
+            .parse()
+            .map_err(|_| format!("bad launch ID '{}'", f[ci]))?;
         let value: f64 = match f[cv].replace(',', "").parse() {
             Ok(v) => v,
             Err(_) => continue,
@@ -82,7 +93,13 @@ pub struct Comparison {
 impl Comparison {
     /// Equal, allowing for the rounding of ncu's printed percentages.
     pub fn equal(&self) -> bool {
-        (self.simulated - self.hardware).abs() <= 1e-6 * self.hardware.abs().max(1.0) + if self.metric.ends_with("_pct") { 0.01 } else { 0.0 }
+        (self.simulated - self.hardware).abs()
+            <= 1e-6 * self.hardware.abs().max(1.0)
+                + if self.metric.ends_with("_pct") {
+                    0.01
+                } else {
+                    0.0
+                }
     }
 }
 

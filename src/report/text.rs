@@ -10,7 +10,7 @@ pub fn thousands(v: u64) -> String {
     let s = v.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -53,11 +53,9 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
         if conflicts == 0 {
             continue;
         }
-        let pct = if shared_wavefronts_total > 0 {
-            100 * conflicts / shared_wavefronts_total
-        } else {
-            0
-        };
+        let pct = (100 * conflicts)
+            .checked_div(shared_wavefronts_total)
+            .unwrap_or(0);
         let way = line.max_way;
         let fix = if line.width <= 4 {
             format!(
@@ -220,7 +218,7 @@ pub fn render(r: &Report, top: usize) -> String {
             );
         }
         let mut all: Vec<Finding> = l.lines.iter().flat_map(|ln| findings(ln, sh_wf)).collect();
-        all.sort_by(|a, b| b.waste.cmp(&a.waste));
+        all.sort_by_key(|f| std::cmp::Reverse(f.waste));
         if all.is_empty() {
             let _ = writeln!(s, "  no bank conflicts, uncoalesced accesses, constant serialization or local traffic found");
         } else {

@@ -252,7 +252,11 @@ pub fn run_spec(
         if opts.write_outputs {
             write_file(&o.path, &host)?;
         }
-        let name = o.path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default();
+        let name = o
+            .path
+            .file_name()
+            .map(|f| f.to_string_lossy().to_string())
+            .unwrap_or_default();
         report.outputs.push((o.buffer.clone(), name, host));
     }
     Ok(report)

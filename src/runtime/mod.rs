@@ -493,6 +493,7 @@ impl Device {
     }
 
     /// `cudaLaunchKernel`: runs `kernel` (PTX name) to completion.
+    #[allow(clippy::too_many_arguments)]
     pub fn launch<O: Observer>(
         &mut self,
         kernel: &str,
@@ -526,7 +527,7 @@ impl Device {
             sm_count: self.gpu.sm_count,
             grid_id: self.launches,
         };
-        simt::run(launch, obs, progress).map_err(|f| RuntimeError::Fault(Box::new(f)))
+        simt::run(launch, obs, progress).map_err(RuntimeError::Fault)
     }
 }
 

@@ -26,7 +26,9 @@
 //! ```
 //!
 //! When both `source` and `ptx` are given, the `.ptx` is the committed NVRTC output of the
-//! `.cu`; a runner prefers `source` when NVRTC is available and falls back to `ptx`.
+//! `.cu` (written by `gpumemsim compile`); `gpumemsim run` uses the `.ptx` when it exists, so the
+//! numbers match the recorded hardware data, and compiles the `.cu` with NVRTC when it does not
+//! (or with `--recompile`).
 //!
 //! # Initial contents (bit-exact; the CUDA export generates the same bytes in C)
 //! - `zeros`: every byte 0.
@@ -628,7 +630,7 @@ fn load_launch(
         return Err(cx.invalid(
             format!("{key} block"),
             format!(
-                "{threads} threads per block, {} allows at most {}",
+                "cudaErrorInvalidValue: {threads} threads per block, {} allows at most {}",
                 gpu.name, gpu.max_threads_per_block
             ),
         ));
@@ -660,7 +662,7 @@ fn load_launch(
         return Err(cx.invalid(
             format!("{key} shared"),
             format!(
-                "{shared} bytes of dynamic shared memory, more than {limit}{}",
+                "cudaErrorInvalidValue: {shared} bytes of dynamic shared memory, more than {limit}{}",
                 if max_dynamic_shared.is_none() {
                     " (set max_dynamic_shared to opt in to more)"
                 } else {

@@ -244,11 +244,11 @@ fn error_messages_name_file_and_key() {
         err(&format!(
             "{HEAD}[[launch]]\nkernel = \"k\"\ngrid = [1]\nblock = [64, 32]\n"
         )),
-        "spec.toml: [[launch]] #1 block: 2048 threads per block, h200 allows at most 1024"
+        "spec.toml: [[launch]] #1 block: cudaErrorInvalidValue: 2048 threads per block, h200 allows at most 1024"
     );
     assert_eq!(
         err(&format!("{HEAD}[[launch]]\nkernel = \"k\"\ngrid = [1]\nblock = [32]\nshared = 50000\n")),
-        "spec.toml: [[launch]] #1 shared: 50000 bytes of dynamic shared memory, more than 49152 (set max_dynamic_shared to opt in to more)"
+        "spec.toml: [[launch]] #1 shared: cudaErrorInvalidValue: 50000 bytes of dynamic shared memory, more than 49152 (set max_dynamic_shared to opt in to more)"
     );
     assert_eq!(
         err(&format!("{HEAD}{LAUNCH}carveout = 101\n")),
