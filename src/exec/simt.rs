@@ -433,17 +433,38 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     e: x,
                 } => {
                     // Every lane function is total, so all 32 lanes are computed and only the
-                    // active ones written back: a branch-free loop over operand slices.
+                    // active ones written back: a branch-free loop over operand slices, with the
+                    // common shapes (registers first, immediates last) specialised.
                     let mut out = [0u64; 32];
-                    {
-                        let (mut ta, mut tb, mut tc, mut tx) =
-                            ([0u64; 32], [0u64; 32], [0u64; 32], [0u64; 32]);
-                        let av = self.lanes_of(w, mem, *a, &mut ta);
-                        let bv = self.lanes_of(w, mem, *b, &mut tb);
-                        let cv = self.lanes_of(w, mem, *c, &mut tc);
-                        let xv = self.lanes_of(w, mem, *x, &mut tx);
-                        for l in 0..32 {
-                            out[l] = f(av[l], bv[l], cv[l], xv[l]);
+                    match (*a, *b, *c, *x) {
+                        (Src::Reg(ra), Src::Reg(rb), Src::Imm(cv), Src::Imm(xv)) => {
+                            let (av, bv) = (w.reg(ra), w.reg(rb));
+                            for l in 0..32 {
+                                out[l] = f(av[l], bv[l], cv, xv);
+                            }
+                        }
+                        (Src::Reg(ra), Src::Imm(bv), Src::Imm(cv), Src::Imm(xv)) => {
+                            let av = w.reg(ra);
+                            for l in 0..32 {
+                                out[l] = f(av[l], bv, cv, xv);
+                            }
+                        }
+                        (Src::Reg(ra), Src::Reg(rb), Src::Reg(rc), Src::Imm(xv)) => {
+                            let (av, bv, cv) = (w.reg(ra), w.reg(rb), w.reg(rc));
+                            for l in 0..32 {
+                                out[l] = f(av[l], bv[l], cv[l], xv);
+                            }
+                        }
+                        _ => {
+                            let (mut ta, mut tb, mut tc, mut tx) =
+                                ([0u64; 32], [0u64; 32], [0u64; 32], [0u64; 32]);
+                            let av = self.lanes_of(w, mem, *a, &mut ta);
+                            let bv = self.lanes_of(w, mem, *b, &mut tb);
+                            let cv = self.lanes_of(w, mem, *c, &mut tc);
+                            let xv = self.lanes_of(w, mem, *x, &mut tx);
+                            for l in 0..32 {
+                                out[l] = f(av[l], bv[l], cv[l], xv[l]);
+                            }
                         }
                     }
                     let dst = w.reg_mut(*d);
@@ -869,6 +890,13 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 *a = v.wrapping_add(off);
             }
         }
+        if let SpaceSel::Space(s @ (Space::Shared | Space::Global | Space::Const | Space::Param)) =
+            sel
+        {
+            if self.fast_scalar(w, mem, inst, s, &addrs, e, esize, pc, cache, kind) {
+                return Ok(());
+            }
+        }
         match sel {
             SpaceSel::Space(s) => {
                 if s != Space::Param {
@@ -926,6 +954,115 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         Ok(())
     }
 
+    /// Scalar loads and stores of shared or global memory whose every lane is in bounds and
+    /// aligned: the common case, done without per-lane dispatch. Returns false (having done
+    /// nothing) when the general path must run, which also reports faults.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn fast_scalar(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        inst: &Inst,
+        s: Space,
+        addrs: &[u64; 32],
+        e: u32,
+        esize: u32,
+        pc: u32,
+        cache: crate::mem::request::CacheOp,
+        kind: AccessKind,
+    ) -> bool {
+        if !matches!(esize, 1 | 2 | 4 | 8) {
+            return false;
+        }
+        let n = esize as u64;
+        // Check every lane first: bounds and alignment.
+        let mut hint = usize::MAX;
+        let (base, len) = match s {
+            Space::Shared => (0u64, mem.shared.len() as u64),
+            Space::Const => (0u64, self.l.consts.len() as u64),
+            Space::Param => {
+                if addrs[e.trailing_zeros() as usize] & PARAM_FRAME_BIT != 0 {
+                    return false;
+                }
+                (0u64, self.l.params.len() as u64)
+            }
+            _ => {
+                let a0 = addrs[e.trailing_zeros() as usize];
+                match self.global_index(a0, esize, &mut hint) {
+                    Ok(i) => {
+                        let al = self.l.global.alloc(i);
+                        (al.base, al.data.len() as u64)
+                    }
+                    Err(_) => return false,
+                }
+            }
+        };
+        for l in lanes(e) {
+            let a = addrs[l];
+            if a & (n - 1) != 0 || a < base || a - base + n > len {
+                return false;
+            }
+        }
+        match &inst.op {
+            Op::Ld {
+                d, ty, dst_bytes, ..
+            } if d.len() == 1 && !(ty.is_signed() && esize < *dst_bytes as u32) => {
+                let Some(r) = d[0] else { return false };
+                if s != Space::Param {
+                    self.obs.mem(&MemRequest {
+                        space: s,
+                        kind,
+                        width: esize,
+                        addrs: *addrs,
+                        mask: e,
+                        pc,
+                        cache_op: cache,
+                    });
+                }
+                let data: &[u8] = match s {
+                    Space::Shared => &mem.shared,
+                    Space::Const => self.l.consts,
+                    Space::Param => self.l.params,
+                    _ => &self.l.global.alloc(hint).data,
+                };
+                let regs = &mut w.regs[r as usize * 32..r as usize * 32 + 32];
+                for l in lanes(e) {
+                    let o = (addrs[l] - base) as usize;
+                    regs[l] = read_le(&data[o..], esize as usize);
+                }
+                true
+            }
+            Op::St { s: srcs, .. }
+                if srcs.len() == 1 && matches!(s, Space::Shared | Space::Global) =>
+            {
+                self.obs.mem(&MemRequest {
+                    space: s,
+                    kind,
+                    width: esize,
+                    addrs: *addrs,
+                    mask: e,
+                    pc,
+                    cache_op: cache,
+                });
+                let mut tmp = [0u64; 32];
+                let vals = self.lanes_of(w, mem, srcs[0], &mut tmp);
+                let mut v = [0u64; 32];
+                v.copy_from_slice(vals);
+                let data: &mut [u8] = match s {
+                    Space::Shared => &mut mem.shared,
+                    _ => &mut self.l.global.alloc_mut(hint).data,
+                };
+                for l in lanes(e) {
+                    let o = (addrs[l] - base) as usize;
+                    write_le(&mut data[o..], esize as usize, v[l]);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// One lane's load, store or atomic at address `a` of space `s`. `hint` remembers the
     /// global allocation the previous lane used.
     #[allow(clippy::too_many_arguments)]
@@ -942,7 +1079,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         width: u32,
         hint: &mut usize,
     ) -> Result<(), FaultKind> {
-        if width > 1 && !a.is_multiple_of(width.min(16) as u64) {
+        // PTX access widths are powers of two (1 to 16 bytes, v4.f64 aligned to 16).
+        if width > 1 && a & (width.min(16) as u64 - 1) != 0 {
             return Err(FaultKind::Misaligned {
                 space: s.ptx_name(),
                 addr: a,

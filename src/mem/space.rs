@@ -174,13 +174,27 @@ impl GlobalMemory {
 /// Reads `n` (1, 2, 4, 8) little-endian bytes.
 #[inline(always)]
 pub fn read_le(b: &[u8], n: usize) -> u64 {
-    let mut v = [0u8; 8];
-    v[..n].copy_from_slice(&b[..n]);
-    u64::from_le_bytes(v)
+    match n {
+        1 => b[0] as u64,
+        2 => u16::from_le_bytes([b[0], b[1]]) as u64,
+        4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64,
+        8 => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        _ => {
+            let mut v = [0u8; 8];
+            v[..n].copy_from_slice(&b[..n]);
+            u64::from_le_bytes(v)
+        }
+    }
 }
 
 /// Writes the low `n` bytes of `v` little-endian.
 #[inline(always)]
 pub fn write_le(b: &mut [u8], n: usize, v: u64) {
-    b[..n].copy_from_slice(&v.to_le_bytes()[..n]);
+    match n {
+        1 => b[0] = v as u8,
+        2 => b[..2].copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => b[..4].copy_from_slice(&(v as u32).to_le_bytes()),
+        8 => b[..8].copy_from_slice(&v.to_le_bytes()),
+        _ => b[..n].copy_from_slice(&v.to_le_bytes()[..n]),
+    }
 }

@@ -1,0 +1,100 @@
+//! Executor benchmark: simulated warp-instructions per second on the two workloads the
+//! foundation issue names (a 16M-element coalesced copy and a 1024x1024 tiled matrix multiply),
+//! each run once without memory models and once with them (the profiling observer that feeds
+//! every request to the bank, coalescing and constant models). The ratio of the two is the cost
+//! of counting; absolute figures depend on the machine, so compare ratios from one run.
+//!
+//! These are single multi-second runs, not micro-benchmarks, so a statistics harness adds nothing;
+//! run with `cargo bench --bench executor`.
+
+use std::time::Instant;
+
+use gpumemsim::exec::simt::{LaunchDims, NoObserver, Observer};
+use gpumemsim::gpu::config::H200;
+use gpumemsim::report::profile::Profile;
+use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
+
+const PTX: &str = include_str!("../tests/bench_kernels.ptx");
+
+fn time<O: Observer>(
+    dev: &mut Device,
+    kernel: &str,
+    dims: LaunchDims,
+    args: &[KernelArg],
+    obs: &mut O,
+) -> (u64, f64) {
+    let t = Instant::now();
+    let s = dev
+        .launch(
+            kernel,
+            kernel,
+            dims,
+            args,
+            LaunchOptions::default(),
+            obs,
+            &mut |_, _| {},
+        )
+        .expect("launch");
+    (s.warp_instructions, t.elapsed().as_secs_f64())
+}
+
+fn main() {
+    let mut dev = Device::new(&H200);
+    dev.load_ptx(PTX, "tests/bench_kernels.ptx").expect("ptx");
+    let code_len = |dev: &Device, k: &str| {
+        dev.module()
+            .and_then(|m| m.kernel(k))
+            .map(|k| k.code.len())
+            .unwrap_or(0)
+    };
+
+    let n: u64 = 16 << 20;
+    let (a, b) = (dev.malloc(n * 4, "in"), dev.malloc(n * 4, "out"));
+    let copy = "_Z4copyPfPKfi";
+    let dims = LaunchDims {
+        grid: [(n / 256) as u32, 1, 1],
+        block: [256, 1, 1],
+        dynamic_shared: 0,
+    };
+    let args = [
+        KernelArg::U64(b),
+        KernelArg::U64(a),
+        KernelArg::U32(n as u32),
+    ];
+    let (wi, t0) = time(&mut dev, copy, dims, &args, &mut NoObserver);
+    let mut p = Profile::new(&H200, code_len(&dev, copy));
+    let (_, t1) = time(&mut dev, copy, dims, &args, &mut p);
+    report("copy 16M f32", wi, t0, t1);
+
+    let m: u64 = 1024;
+    let (ma, mb, mc) = (
+        dev.malloc(m * m * 4, "A"),
+        dev.malloc(m * m * 4, "B"),
+        dev.malloc(m * m * 4, "C"),
+    );
+    let mm = "_Z6matmulPfPKfS1_i";
+    let dims = LaunchDims {
+        grid: [64, 64, 1],
+        block: [16, 16, 1],
+        dynamic_shared: 0,
+    };
+    let args = [
+        KernelArg::U64(mc),
+        KernelArg::U64(ma),
+        KernelArg::U64(mb),
+        KernelArg::U32(m as u32),
+    ];
+    let (wi, t0) = time(&mut dev, mm, dims, &args, &mut NoObserver);
+    let mut p = Profile::new(&H200, code_len(&dev, mm));
+    let (_, t1) = time(&mut dev, mm, dims, &args, &mut p);
+    report("matmul 1024 (16x16 tiles)", wi, t0, t1);
+}
+
+fn report(name: &str, wi: u64, bare: f64, models: f64) {
+    println!(
+        "{name:<28} {wi:>11} warp-instr | no models {:>6.2} M/s | with models {:>6.2} M/s | counting costs {:>5.1}%",
+        wi as f64 / bare / 1e6,
+        wi as f64 / models / 1e6,
+        (models / bare - 1.0) * 100.0
+    );
+}
