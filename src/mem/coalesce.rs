@@ -89,8 +89,13 @@ pub fn global_sectors(req: &MemRequest, cfg: &GpuConfig) -> Coalesced {
             continue;
         }
         let addr = req.addrs[lane];
-        let s0 = addr / sector;
-        let s1 = addr.saturating_add(width - 1) / sector;
+        // Sectors are 32 bytes on every NVIDIA GPU since Maxwell: a shift, not a division.
+        let (s0, s1) = if sector.is_power_of_two() {
+            let sh = sector.trailing_zeros();
+            (addr >> sh, addr.saturating_add(width - 1) >> sh)
+        } else {
+            (addr / sector, addr.saturating_add(width - 1) / sector)
+        };
         let count = (s1 - s0 + 1).min(MAX_SECTORS_PER_LANE);
         for s in s0..s0 + count {
             if n > 0 && s < prev {

@@ -155,49 +155,95 @@ fn max_words_per_bank(
     banks: u64,
     merge_equal_words: bool,
 ) -> u32 {
+    let width = u64::from(req.width.max(1));
+    // Word and bank of an address; shifts and masks when the sizes are powers of two (they are on
+    // every NVIDIA GPU since Kepler: 4-byte words, 32 banks), divisions otherwise.
+    let pow2 = bank_width.is_power_of_two() && banks.is_power_of_two();
+    let (wshift, bmask) = (bank_width.trailing_zeros(), banks.wrapping_sub(1));
+    let word = |a: u64| if pow2 { a >> wshift } else { a / bank_width };
+    let bank = |w: u64| if pow2 { w & bmask } else { w % banks };
+    // Fastest path: 4-byte-or-narrower accesses to 32 banks with no two words in one bank.
+    if width <= bank_width && pow2 && banks == 32 && wshift == 2 {
+        let mut seen = [u32::MAX; 32];
+        let mut m = req.mask & lane_range_mask(first, end);
+        if m == 0 {
+            return 0;
+        }
+        let mut clash = false;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let w = (req.addrs[lane] >> 2) as u32;
+            let b = (w & 31) as usize;
+            if seen[b] == u32::MAX {
+                seen[b] = w;
+            } else if seen[b] != w || !merge_equal_words {
+                clash = true;
+                break;
+            }
+        }
+        if !clash {
+            return 1;
+        }
+    }
+    // Fast path: every bank sees at most one distinct word (the common, conflict-free case).
+    if banks <= 64 {
+        let mut seen = [u64::MAX; 64];
+        let mut fast = true;
+        let mut any = false;
+        'lanes: for lane in first..end {
+            if req.mask >> lane & 1 == 0 {
+                continue;
+            }
+            any = true;
+            let addr = req.addrs[lane as usize];
+            let w0 = word(addr);
+            let w1 = word(addr.saturating_add(width - 1));
+            for w in w0..=w1.min(w0 + MAX_WORDS_PER_LANE as u64 - 1) {
+                let b = bank(w) as usize;
+                if seen[b] == u64::MAX {
+                    seen[b] = w;
+                } else if seen[b] != w || !merge_equal_words {
+                    fast = false;
+                    break 'lanes;
+                }
+            }
+        }
+        if !any {
+            return 0;
+        }
+        if fast {
+            return 1;
+        }
+    }
     let mut buf = [0u64; 32 * MAX_WORDS_PER_LANE];
     let mut n = 0usize;
-    let width = u64::from(req.width.max(1));
-    // Fast path: every bank sees at most one distinct word (the common, conflict-free case).
-    let mut seen = [u64::MAX; 64];
-    let mut fast = banks <= 64;
     for lane in first..end {
         if req.mask >> lane & 1 == 0 {
             continue;
         }
         let addr = req.addrs[lane as usize];
-        let w0 = addr / bank_width;
-        let w1 = addr.saturating_add(width - 1) / bank_width;
+        let w0 = word(addr);
+        let w1 = word(addr.saturating_add(width - 1));
         let count = (w1 - w0 + 1).min(MAX_WORDS_PER_LANE as u64);
         for w in w0..w0 + count {
             buf[n] = w;
             n += 1;
-            if fast {
-                let b = (w % banks) as usize;
-                if seen[b] == u64::MAX {
-                    seen[b] = w;
-                } else if seen[b] != w || !merge_equal_words {
-                    fast = false;
-                }
-            }
         }
     }
     if n == 0 {
         return 0;
     }
-    if fast {
-        return 1;
-    }
     let words = &mut buf[..n];
     // Order by (bank, word): equal words become adjacent, and so do the words of one bank.
-    words.sort_unstable_by_key(|&w| (w % banks, w));
+    words.sort_unstable_by_key(|&w| (bank(w), w));
     let mut worst = 0u32;
     let mut run = 0u32;
     let mut prev: Option<u64> = None;
     for &w in words.iter() {
         match prev {
             Some(p) if p == w && merge_equal_words => continue,
-            Some(p) if p % banks == w % banks => run += 1,
+            Some(p) if bank(p) == bank(w) => run += 1,
             _ => run = 1,
         }
         worst = worst.max(run);
