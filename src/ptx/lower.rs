@@ -131,6 +131,7 @@ pub fn lower(m: &ast::Module, src: &str) -> Result<Program, PtxError> {
             loc: (0, 0),
             call_stack: Vec::new(),
             carry_reg: None,
+            align_rules: Vec::new(),
         };
         kernels.push(kb.kernel(f, m)?);
     }
@@ -210,6 +211,8 @@ struct KernelBuilder<'a> {
     loc: (u32, u32),
     call_stack: Vec<String>,
     carry_reg: Option<Reg>,
+    /// How each arithmetic instruction's result alignment follows from its sources (by pc).
+    align_rules: Vec<(usize, AlignRule)>,
 }
 
 fn sreg(name: &str) -> Option<Sreg> {
@@ -349,6 +352,8 @@ impl<'a> KernelBuilder<'a> {
         self.body(body, &mut frame)?;
         self.call_stack.pop();
         mark_unused_atomics(&mut self.code);
+        let rules = std::mem::take(&mut self.align_rules);
+        fuse_shared_loads(&mut self.code, &rules, self.num_regs as usize);
         // A kernel that falls off its end exits.
         self.push(Op::Exit, None, f.span);
         let reqntid = f
@@ -1492,6 +1497,8 @@ impl<'a> KernelBuilder<'a> {
                 return self.err(span, format!("unsupported instruction '{full}'"));
             }
         };
+        let rule = align_rule(&i.opcode, &mods, &op);
+        self.align_rules.push((self.code.len(), rule));
         self.push(op, guard, span);
         Ok(())
     }
@@ -1660,5 +1667,270 @@ fn mark_unused_atomics(code: &mut [Inst]) {
                 *kind = AccessKind::Reduction;
             }
         }
+    }
+}
+
+/// Registers an operation reads and writes.
+fn regs_of(op: &Op) -> (Vec<Reg>, Vec<Reg>) {
+    let mut srcs: Vec<Src> = Vec::new();
+    let mut reads: Vec<Reg> = Vec::new();
+    let mut writes: Vec<Reg> = Vec::new();
+    match op {
+        Op::Alu { d, a, b, c, e, .. } => {
+            srcs.extend([*a, *b, *c, *e]);
+            writes.push(*d);
+        }
+        Op::Carry { d, a, b, c, cc, .. } => {
+            srcs.extend([*a, *b, *c]);
+            reads.push(*cc);
+            writes.extend([*d, *cc]);
+        }
+        Op::Shfl { d, a, b, c, .. } => {
+            srcs.extend([*a, *b, *c]);
+            writes.push(*d);
+        }
+        Op::Cvt { d, a, .. }
+        | Op::Cvta { d, a, .. }
+        | Op::Match { d, a, .. }
+        | Op::Redux { d, a, .. } => {
+            srcs.push(*a);
+            writes.push(*d);
+        }
+        Op::PredFromReg { a, .. } => srcs.push(*a),
+        Op::Setp { a, b, .. } => srcs.extend([*a, *b]),
+        Op::Set { d, a, b, .. } | Op::Selp { d, a, b, .. } => {
+            srcs.extend([*a, *b]);
+            writes.push(*d);
+        }
+        Op::Ld { addr, d, .. } => {
+            reads.extend(addr.base);
+            writes.extend(d.iter().flatten());
+        }
+        Op::St { s, addr, .. } => {
+            srcs.extend(s.iter().copied());
+            reads.extend(addr.base);
+        }
+        Op::Atom { addr, b, c, d, .. } => {
+            srcs.extend([*b, *c]);
+            reads.extend(addr.base);
+            writes.extend(d.iter().copied());
+        }
+        Op::Bar { id, count, .. } => {
+            srcs.push(*id);
+            srcs.extend(count.iter().copied());
+        }
+        Op::BarRed { id, d, .. } => {
+            srcs.push(*id);
+            if let Src::Reg(r) = d {
+                writes.push(*r);
+            }
+        }
+        Op::Vote { d: Src::Reg(r), .. } => writes.push(*r),
+        Op::Activemask { d } => writes.push(*d),
+        _ => {}
+    }
+    reads.extend(srcs.iter().filter_map(|s| match s {
+        Src::Reg(r) => Some(*r),
+        _ => None,
+    }));
+    (reads, writes)
+}
+
+/// How an instruction's result alignment (the largest power of two dividing it) follows from
+/// its sources; used to find the shared loads ptxas fuses.
+#[derive(Clone, Copy, Debug)]
+enum AlignRule {
+    Unknown,
+    Copy(Src),
+    Add(Src, Src),
+    Mul(Src, Src),
+    Mad(Src, Src, Src),
+    Shl(Src, Src),
+    And(Src, Src),
+}
+
+fn align_rule(opcode: &str, mods: &[&str], op: &Op) -> AlignRule {
+    let float = mods
+        .iter()
+        .any(|m| m.starts_with('f') && ScalarType::from_suffix(m).is_some_and(|t| t.is_float()));
+    if float || mods.contains(&"hi") {
+        return AlignRule::Unknown;
+    }
+    match op {
+        Op::Alu { a, b, c, .. } => match opcode {
+            "mov" => AlignRule::Copy(*a),
+            "add" | "sub" => AlignRule::Add(*a, *b),
+            "mul" => AlignRule::Mul(*a, *b),
+            "mad" => AlignRule::Mad(*a, *b, *c),
+            "shl" => AlignRule::Shl(*a, *b),
+            "and" => AlignRule::And(*a, *b),
+            _ => AlignRule::Unknown,
+        },
+        Op::Cvt { a, dst, src, .. } if !dst.is_float() && !src.is_float() => AlignRule::Copy(*a),
+        Op::Cvta { a, .. } => AlignRule::Copy(*a),
+        _ => AlignRule::Unknown,
+    }
+}
+
+const ALIGN_CAP: u64 = 64;
+
+fn lowbit(v: u64) -> u64 {
+    if v == 0 {
+        ALIGN_CAP
+    } else {
+        (1u64 << v.trailing_zeros()).min(ALIGN_CAP)
+    }
+}
+
+/// ptxas turns runs of 4-byte shared loads from one 16- (or 8-) byte aligned base at
+/// consecutive offsets into one 128-bit (64-bit) load (`LDS.128`), as the H200's SASS of the
+/// tiled matrix multiply shows (tests/hw/h200/hw/logs/matmul.sass: the `As[ty][k]` row loads
+/// become `LDS.128`; Nsight Compute counts 20 shared loads per thread and tile, not 32). The
+/// pass proves alignment with a small dataflow over integer arithmetic, then hoists the later
+/// loads of a run to the first (leaving `Nop`s, so instruction indices stay), but only inside
+/// one basic block, with no store, atomic or barrier in between, and when no instruction in
+/// between touches the hoisted loads' destinations or the base register.
+fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: usize) {
+    // Alignment per register: the minimum over its definitions, iterated to a fixpoint.
+    let mut align = vec![ALIGN_CAP; num_regs];
+    let rule_at: std::collections::HashMap<usize, AlignRule> = rules.iter().copied().collect();
+    let defs: Vec<(usize, Vec<Reg>)> = code
+        .iter()
+        .enumerate()
+        .map(|(pc, i)| (pc, regs_of(&i.op).1))
+        .collect();
+    let val = |s: Src, align: &[u64]| -> u64 {
+        match s {
+            Src::Reg(r) => align.get(r as usize).copied().unwrap_or(1),
+            Src::Imm(v) => lowbit(v),
+            _ => 1,
+        }
+    };
+    for _ in 0..16 {
+        let mut changed = false;
+        for (pc, ws) in &defs {
+            for &w in ws {
+                let rule = if code[*pc].guard.is_none() || matches!(code[*pc].op, Op::Alu { .. }) {
+                    rule_at.get(pc).copied().unwrap_or(AlignRule::Unknown)
+                } else {
+                    AlignRule::Unknown
+                };
+                let a = match rule {
+                    AlignRule::Unknown => 1,
+                    AlignRule::Copy(s) => val(s, &align),
+                    AlignRule::Add(x, y) => val(x, &align).min(val(y, &align)),
+                    AlignRule::Mul(x, y) => (val(x, &align) * val(y, &align)).min(ALIGN_CAP),
+                    AlignRule::Mad(x, y, z) => (val(x, &align) * val(y, &align))
+                        .min(ALIGN_CAP)
+                        .min(val(z, &align)),
+                    AlignRule::Shl(x, Src::Imm(k)) => (val(x, &align) << k.min(6)).min(ALIGN_CAP),
+                    AlignRule::Shl(x, _) => val(x, &align),
+                    AlignRule::And(x, y) => val(x, &align).max(val(y, &align)),
+                };
+                let slot = &mut align[w as usize];
+                if a < *slot {
+                    *slot = a;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let targets: std::collections::HashSet<u32> = code
+        .iter()
+        .filter_map(|i| match i.op {
+            Op::Bra { target } => Some(target),
+            _ => None,
+        })
+        .collect();
+    let shared_scalar = |i: &Inst| -> Option<(Reg, i64, Reg, ScalarType)> {
+        match &i.op {
+            Op::Ld {
+                space: SpaceSel::Space(Space::Shared),
+                ty,
+                d,
+                addr:
+                    Addr {
+                        base: Some(b),
+                        offset,
+                    },
+                ..
+            } if i.guard.is_none() && d.len() == 1 && ty.size() == 4 => {
+                d[0].map(|r| (r, *offset, *b, *ty))
+            }
+            _ => None,
+        }
+    };
+    let mut pc = 0;
+    while pc < code.len() {
+        let Some((d0, off0, base, ty)) = shared_scalar(&code[pc]) else {
+            pc += 1;
+            continue;
+        };
+        let a = align.get(base as usize).copied().unwrap_or(1);
+        let mut fused = false;
+        for (n, need) in [(4usize, 16u64), (2, 8)] {
+            if a < need || off0.rem_euclid(need as i64) != 0 {
+                continue;
+            }
+            // Find the loads at off0+4, +8, ... within the block.
+            let mut found: Vec<(usize, Reg)> = Vec::new();
+            let mut q = pc + 1;
+            while q < code.len() && q < pc + 64 && found.len() < n - 1 {
+                if targets.contains(&(q as u32)) {
+                    break;
+                }
+                match &code[q].op {
+                    Op::St { .. }
+                    | Op::Atom { .. }
+                    | Op::Bar { .. }
+                    | Op::BarRed { .. }
+                    | Op::Bra { .. }
+                    | Op::Exit => break,
+                    _ => {}
+                }
+                if let Some((dq, offq, bq, tq)) = shared_scalar(&code[q]) {
+                    if bq == base
+                        && tq.size() == ty.size()
+                        && offq == off0 + 4 * (found.len() as i64 + 1)
+                    {
+                        found.push((q, dq));
+                    }
+                }
+                if regs_of(&code[q].op).1.contains(&base) {
+                    break;
+                }
+                q += 1;
+            }
+            if found.len() != n - 1 {
+                continue;
+            }
+            // The hoisted destinations must be untouched between the first load and their own.
+            let mut dests = vec![d0];
+            let ok = found.iter().all(|&(qpc, dq)| {
+                if dests.contains(&dq) {
+                    return false;
+                }
+                dests.push(dq);
+                (pc + 1..qpc).all(|k| {
+                    let (r, w) = regs_of(&code[k].op);
+                    !r.contains(&dq) && !w.contains(&dq)
+                })
+            });
+            if !ok {
+                continue;
+            }
+            if let Op::Ld { d, .. } = &mut code[pc].op {
+                *d = dests.iter().map(|&r| Some(r)).collect();
+            }
+            for &(qpc, _) in &found {
+                code[qpc].op = Op::Nop;
+            }
+            fused = true;
+            break;
+        }
+        pc += if fused { 1 } else { 1 };
     }
 }
