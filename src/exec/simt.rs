@@ -1007,6 +1007,48 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         match &inst.op {
             Op::Ld {
                 d, ty, dst_bytes, ..
+            } if d.len() > 1
+                && d.iter().all(Option::is_some)
+                && !(ty.is_signed() && esize < *dst_bytes as u32) =>
+            {
+                // Vector load: every lane in bounds and aligned to the whole vector.
+                let width = esize as u64 * d.len() as u64;
+                let align = width.min(16) - 1;
+                for l in lanes(e) {
+                    let a = addrs[l];
+                    if a & align != 0 || a - base + width > len {
+                        return false;
+                    }
+                }
+                if s != Space::Param {
+                    self.obs.mem(&MemRequest {
+                        space: s,
+                        kind,
+                        width: width as u32,
+                        addrs: *addrs,
+                        mask: e,
+                        pc,
+                        cache_op: cache,
+                    });
+                }
+                let data: &[u8] = match s {
+                    Space::Shared => &mem.shared,
+                    Space::Const => self.l.consts,
+                    Space::Param => self.l.params,
+                    _ => &self.l.global.alloc(hint).data,
+                };
+                for (k, r) in d.iter().enumerate() {
+                    let Some(r) = r else { continue };
+                    let regs = &mut w.regs[*r as usize * 32..*r as usize * 32 + 32];
+                    for l in lanes(e) {
+                        let o = (addrs[l] - base) as usize + k * esize as usize;
+                        regs[l] = read_le(&data[o..], esize as usize);
+                    }
+                }
+                true
+            }
+            Op::Ld {
+                d, ty, dst_bytes, ..
             } if d.len() == 1 && !(ty.is_signed() && esize < *dst_bytes as u32) => {
                 let Some(r) = d[0] else { return false };
                 if s != Space::Param {

@@ -162,24 +162,32 @@ fn max_words_per_bank(
     let (wshift, bmask) = (bank_width.trailing_zeros(), banks.wrapping_sub(1));
     let word = |a: u64| if pow2 { a >> wshift } else { a / bank_width };
     let bank = |w: u64| if pow2 { w & bmask } else { w % banks };
-    // Fastest path: 4-byte-or-narrower accesses to 32 banks with no two words in one bank.
-    if width <= bank_width && pow2 && banks == 32 && wshift == 2 {
+    // Fastest path (4-byte words, 32 banks): no bank sees two different words.
+    if pow2 && banks == 32 && wshift == 2 {
         let mut seen = [u32::MAX; 32];
         let mut m = req.mask & lane_range_mask(first, end);
         if m == 0 {
             return 0;
         }
+        let span = ((width + 3) >> 2).min(MAX_WORDS_PER_LANE as u64) as u32;
         let mut clash = false;
-        while m != 0 {
+        'lanes: while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            let w = (req.addrs[lane] >> 2) as u32;
-            let b = (w & 31) as usize;
-            if seen[b] == u32::MAX {
-                seen[b] = w;
-            } else if seen[b] != w || !merge_equal_words {
-                clash = true;
-                break;
+            let w0 = (req.addrs[lane] >> 2) as u32;
+            let words = if req.addrs[lane] & 3 == 0 {
+                span
+            } else {
+                span + 1
+            };
+            for w in w0..w0 + words {
+                let b = (w & 31) as usize;
+                if seen[b] == u32::MAX {
+                    seen[b] = w;
+                } else if seen[b] != w || !merge_equal_words {
+                    clash = true;
+                    break 'lanes;
+                }
             }
         }
         if !clash {
