@@ -156,6 +156,12 @@ pub fn render(r: &Report, top: usize) -> String {
                 res.registers, res.spill_stores, res.spill_loads, res.stack_frame, res.static_shared
             );
         }
+        if l.resources.is_none() {
+            let _ = writeln!(
+                s,
+                "  registers: not known (this PTX has no ptxas figures; `gpumemsim compile SPEC` records them from the .cu)"
+            );
+        }
         if let Some(lim) = &l.occupancy_limiter {
             let _ = writeln!(
                 s,
