@@ -1870,7 +1870,6 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
             continue;
         };
         let a = align.get(base as usize).copied().unwrap_or(1);
-        let mut fused = false;
         for (n, need) in [(4usize, 16u64), (2, 8)] {
             if a < need || off0.rem_euclid(need as i64) != 0 {
                 continue;
@@ -1928,9 +1927,8 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
             for &(qpc, _) in &found {
                 code[qpc].op = Op::Nop;
             }
-            fused = true;
             break;
         }
-        pc += if fused { 1 } else { 1 };
+        pc += 1;
     }
 }
