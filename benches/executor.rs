@@ -43,13 +43,6 @@ fn time<O: Observer>(
 fn main() {
     let mut dev = Device::new(&H200);
     dev.load_ptx(PTX, "tests/bench_kernels.ptx").expect("ptx");
-    let code_len = |dev: &Device, k: &str| {
-        dev.module()
-            .and_then(|m| m.kernel(k))
-            .map(|k| k.code.len())
-            .unwrap_or(0)
-    };
-
     let n: u64 = 16 << 20;
     let (a, b) = (dev.malloc(n * 4, "in"), dev.malloc(n * 4, "out"));
     let copy = "_Z4copyPfPKfi";
