@@ -10,6 +10,15 @@
 //!   checked against the CUDA API in tests/occupancy.rs).
 //! - every local-memory counter of `local_spill` (kernels/local.toml launch 4): its local traffic is
 //!   register spilling that ptxas adds; the PTX has none. The report shows ptxas's spill bytes.
+//! - the memory counters of `isa_atom` (kernels/isa.toml launch 5): ptxas expands some shared
+//!   atomics (64-bit min/max, inc/dec) into compare-and-swap loops, and contended global
+//!   reductions of several kinds coalesce differently; neither is modelled yet (its outputs are
+//!   compared exactly).
+//!
+//! One output word is allowed one documented difference: result 138 of `isa_float`
+//! (`__dsqrt_ru(fabs(x))` for a NaN `x`, the high word) keeps the NaN's sign on the H200, because
+//! ptxas folds the `abs.f64` into its square-root sequence, whose NaN path returns the unmodified
+//! operand; gpumemsim follows the PTX (`abs` clears the sign). Only that bit of that word may differ.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,6 +49,7 @@ const CASES: &[(&str, &str)] = &[
     ("tests/hw/kernels/shared_patterns.toml", "k_shared_patterns"),
     ("tests/hw/kernels/shared_stride.toml", "k_shared_stride"),
     ("tests/hw/kernels/shared_wide.toml", "k_shared_wide"),
+    ("tests/hw/kernels/isa.toml", "k_isa"),
 ];
 
 fn excluded(program: &str, launch: usize, kernel: &str, metric: &str) -> bool {
@@ -48,6 +58,10 @@ fn excluded(program: &str, launch: usize, kernel: &str, metric: &str) -> bool {
             && kernel == "local_spill"
             && metric.contains("local")
             && launch == 3)
+        || (program == "k_isa"
+            && kernel == "isa_atom"
+            && launch == 4
+            && !metric.starts_with("launch__"))
 }
 
 fn hashes() -> BTreeMap<String, String> {
@@ -69,6 +83,25 @@ fn run(spec_path: &str) -> gpumemsim::report::Report {
     run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{spec_path}: {e}"))
 }
 
+/// The documented exception (see the module docs): words of result 138 of `isa_float` may
+/// differ in the sign bit alone; every other word must be equal.
+fn isa_sqrt_sign_only(rel: &str, hw: &[u8], sim: &[u8]) -> bool {
+    if !rel.ends_with("k_isa/isa_float.bin") || hw.len() != sim.len() {
+        return false;
+    }
+    let threads = 512;
+    hw.chunks(4)
+        .zip(sim.chunks(4))
+        .enumerate()
+        .all(|(i, (h, s))| {
+            let (h, s) = (
+                u32::from_le_bytes([h[0], h[1], h[2], h[3]]),
+                u32::from_le_bytes([s[0], s[1], s[2], s[3]]),
+            );
+            h == s || (i / threads == 138 && h ^ s == 0x8000_0000)
+        })
+}
+
 #[test]
 fn outputs_equal_the_h200s() {
     let hashes = hashes();
@@ -80,7 +113,9 @@ fn outputs_equal_the_h200s() {
             let rel = format!("outputs/{program}/{file}");
             let raw = Path::new(HW).join(&rel);
             let ok = if raw.exists() {
-                std::fs::read(&raw).map(|hw| hw == *bytes).unwrap_or(false)
+                std::fs::read(&raw)
+                    .map(|hw| hw == *bytes || isa_sqrt_sign_only(&rel, &hw, bytes))
+                    .unwrap_or(false)
             } else {
                 let want = hashes
                     .get(&rel)
@@ -94,7 +129,7 @@ fn outputs_equal_the_h200s() {
             }
         }
     }
-    assert!(checked >= 37, "only {checked} outputs compared");
+    assert!(checked >= 44, "only {checked} outputs compared");
     assert!(
         bad.is_empty(),
         "{} of {checked} outputs differ:\n{}",
@@ -131,6 +166,7 @@ fn counters_equal_the_h200s() {
             }
         }
     }
+    eprintln!("{launches} launches, {compared} metric values compared");
     assert!(launches >= 180, "only {launches} launches");
     assert!(compared >= 5000, "only {compared} metric values compared");
     assert!(

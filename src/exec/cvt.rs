@@ -146,6 +146,13 @@ fn round_integral(x: f64, rnd: Rounding) -> f64 {
 /// Float (format `f`, already `.ftz`-flushed) → integer, saturating; NaN → 0.
 #[inline]
 fn float_to_int(x: u64, f: Fmt, rnd: Rounding, signed: bool, bits: u32) -> u64 {
+    // NaN: 0 for the 32-bit (and narrower) results of f32 and narrower sources, but the
+    // H200's F2I paths for 64-bit results and for f64 sources to s32 give the most negative
+    // integer's bit pattern (tests/hw/h200/hw/outputs/k_isa/isa_float.bin, results 10-13 and
+    // 34-39 of the NaN lanes).
+    if f.is_nan(x) && (bits == 64 || (f == Fmt::F64 && signed && bits == 32)) {
+        return 1u64 << (bits - 1);
+    }
     let v = round_integral(to_f64(x, f), rnd);
     // Rust's float→int `as` saturates and maps NaN to 0, which is the PTX rule.
     let r = match (signed, bits) {
@@ -176,6 +183,18 @@ fn float_to_float(x: u64, src: Fmt, dst: Fmt, rnd: Rounding) -> u64 {
         Val::Nan if src == Fmt::F32 && dst == Fmt::F64 => {
             ((x & 0x8000_0000) << 32) | 0x7ff8_0000_0000_0000 | ((x & 0x7f_ffff) << 29)
         }
+        // f64 to f32 and to f16 keep the sign and the top payload bits, quieted
+        // (tests/hw/h200/hw/outputs/k_isa/isa_float.bin: 0xfff8000000000000 -> 0xffc00000, and
+        // -> 0xfe00 in f16).
+        Val::Nan if src == Fmt::F64 && dst == Fmt::F32 => {
+            ((x >> 32) & 0x8000_0000) | 0x7fc0_0000 | ((x >> 29) & 0x3f_ffff)
+        }
+        Val::Nan if src == Fmt::F64 && dst == Fmt::F16 => {
+            ((x >> 48) & 0x8000) | 0x7e00 | ((x >> 42) & 0x1ff)
+        }
+        // bf16 to f32 is a plain widening of the bits, NaNs included (same file, results 50-51:
+        // 0xffad -> 0xffad0000, not quieted).
+        Val::Nan if src == Fmt::BF16 && dst == Fmt::F32 => (x & 0xffff) << 16,
         Val::Nan => dst.canonical_nan(),
         Val::Inf(n) => dst.inf(n),
         Val::Zero(n) => dst.zero(n),
@@ -187,6 +206,11 @@ fn float_to_float(x: u64, src: Fmt, dst: Fmt, rnd: Rounding) -> u64 {
 #[inline]
 fn float_round_integral(x: u64, f: Fmt, rnd: Rounding) -> u64 {
     if f.is_nan(x) {
+        // f64 floor/ceil/rint return the NaN operand quieted, sign and payload kept
+        // (tests/hw/h200/hw/outputs/k_isa/isa_float.bin, results 145-148).
+        if f == Fmt::F64 {
+            return x | (1 << 51);
+        }
         return f.canonical_nan();
     }
     if f == Fmt::F64 {
@@ -312,6 +336,11 @@ pub fn cvt_bf16x2_f32(a: u32, b: u32, rnd: Rounding, relu: bool) -> u32 {
 #[inline]
 fn pack_x2(a: u32, b: u32, f: Fmt, rnd: Rounding, relu: bool) -> u32 {
     let one = |x: u32| {
+        // A NaN becomes the canonical NaN of the half format (tests/hw/h200/hw/outputs/k_isa/
+        // isa_float.bin, result 64: `__floats2half2_rn` of a NaN gives 0x7fff).
+        if Fmt::F32.is_nan(x as u64) {
+            return f.canonical_nan();
+        }
         let r = float_to_float(x as u64, Fmt::F32, f, rnd);
         if relu && r & f.sign_bit() != 0 && !f.is_nan(r) {
             0

@@ -1047,7 +1047,11 @@ fn minmax(f: Fmt, a: u64, b: u64, ftz: bool, propagate_nan: bool, min: bool) -> 
     let (a, b) = (ftz_in(a, f, ftz), ftz_in(b, f, ftz));
     let (na, nb) = (f.is_nan(a), f.is_nan(b));
     if na || nb {
-        return if propagate_nan || (na && nb) {
+        return if na && nb && f == Fmt::F64 && !propagate_nan {
+            // Both NaN: the H200's DMNMX returns the second operand quieted
+            // (tests/hw/h200/hw/outputs/k_isa/isa_float.bin, results 139-142).
+            b | (1 << 51)
+        } else if propagate_nan || (na && nb) {
             f.canonical_nan()
         } else if na {
             b

@@ -1270,19 +1270,27 @@ impl<'a> KernelBuilder<'a> {
                     need(3)?;
                     let a = self.src(frame, &ops[1], srct, span)?;
                     let b = self.src(frame, &ops[2], srct, span)?;
-                    let f: LaneFn = if dst == ScalarType::F16x2 {
-                        |a, b, _, _| {
-                            let h = |x: u64| {
-                                half::f16::from_f32(f32::from_bits(x as u32)).to_bits() as u64
-                            };
-                            h(a) << 16 | h(b)
+                    use crate::exec::cvt::{cvt_bf16x2_f32, cvt_f16x2_f32};
+                    use crate::ir::types::Rounding as R;
+                    let relu = mods.contains(&"relu");
+                    let f: LaneFn = match (dst == ScalarType::F16x2, rnd.unwrap_or(R::Rn), relu) {
+                        (true, R::Rz, _) => {
+                            |a, b, _, _| cvt_f16x2_f32(a as u32, b as u32, R::Rz, false) as u64
                         }
-                    } else {
-                        |a, b, _, _| {
-                            let h = |x: u64| {
-                                half::bf16::from_f32(f32::from_bits(x as u32)).to_bits() as u64
-                            };
-                            h(a) << 16 | h(b)
+                        (true, _, false) => {
+                            |a, b, _, _| cvt_f16x2_f32(a as u32, b as u32, R::Rn, false) as u64
+                        }
+                        (true, _, true) => {
+                            |a, b, _, _| cvt_f16x2_f32(a as u32, b as u32, R::Rn, true) as u64
+                        }
+                        (false, R::Rz, _) => {
+                            |a, b, _, _| cvt_bf16x2_f32(a as u32, b as u32, R::Rz, false) as u64
+                        }
+                        (false, _, false) => {
+                            |a, b, _, _| cvt_bf16x2_f32(a as u32, b as u32, R::Rn, false) as u64
+                        }
+                        (false, _, true) => {
+                            |a, b, _, _| cvt_bf16x2_f32(a as u32, b as u32, R::Rn, true) as u64
                         }
                     };
                     Op::Alu {
