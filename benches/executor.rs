@@ -16,7 +16,7 @@ use gpumemsim::report::profile::Profile;
 use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
 
 const PTX: &str = include_str!("../tests/bench_kernels.ptx");
-const REPS: usize = 2;
+const REPS: usize = 3;
 
 fn time<O: Observer>(
     dev: &mut Device,

@@ -653,11 +653,41 @@ pub fn mul_f32(a: u32, b: u32, m: FMode) -> u32 {
 pub fn fma_f32(a: u32, b: u32, c: u32, m: FMode) -> u32 {
     let (a, b, c) = (in32(a, m), in32(b, m), in32(c, m));
     let r = if m.rnd == Rounding::Rn {
-        canon32(f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c)))
+        canon32(fma_rn_f32(
+            f32::from_bits(a),
+            f32::from_bits(b),
+            f32::from_bits(c),
+        ))
     } else {
         nan_or32(soft_fma(a as u64, b as u64, c as u64, Fmt::F32, m.rnd))
     };
     fin32(r, m)
+}
+
+/// Correctly rounded f32 fused multiply-add without a hardware FMA: the product of two f32 is
+/// exact in f64, the sum is rounded to odd in f64 (TwoSum gives its exact error), and rounding
+/// that to f32 to nearest is then correct, since f64 carries more than f32's 24 bits plus two
+/// (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+/// rounding to odd", IEEE Trans. Computers 57(4), 2008). Non-finite and zero cases use `mul_add`.
+#[inline(always)]
+fn fma_rn_f32(a: f32, b: f32, c: f32) -> f32 {
+    let p = a as f64 * b as f64;
+    let cd = c as f64;
+    let s = p + cd;
+    if !s.is_finite() || s == 0.0 || !p.is_finite() {
+        return a.mul_add(b, c);
+    }
+    let bb = s - p;
+    let e = (p - (s - bb)) + (cd - bb);
+    let bits = s.to_bits();
+    let s = if e != 0.0 && bits & 1 == 0 {
+        // Step to the odd neighbour on the side of the exact value.
+        let away = (e > 0.0) == (s > 0.0);
+        f64::from_bits(if away { bits + 1 } else { bits - 1 })
+    } else {
+        s
+    };
+    s as f32
 }
 
 /// `div.rnd{.ftz}.f32` (IEEE-correct division).
@@ -1248,6 +1278,43 @@ pub fn icmp(op: CmpOp, ty: ScalarType, a: u64, b: u64) -> Result<bool, FloatErro
         CmpOp::Hs => ua >= ub,
         _ => return Err(FloatError::BadCompare { op, ty }),
     })
+}
+
+#[cfg(test)]
+mod fma_emulation_tests {
+    use super::fma_rn_f32;
+
+    #[test]
+    fn matches_the_host_fma_on_random_and_hard_inputs() {
+        // Reference: the host's IEEE fused multiply-add (`f32::mul_add`).
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..200_000 {
+            let r = next();
+            let (a, b, c) = (
+                f32::from_bits(r as u32),
+                f32::from_bits((r >> 32) as u32),
+                f32::from_bits(next() as u32),
+            );
+            // Also products near c in magnitude, where cancellation and ties happen.
+            let c = if i % 2 == 0 {
+                c
+            } else {
+                -(a * b) * (1.0 + f32::EPSILON * (i % 7) as f32)
+            };
+            let want = a.mul_add(b, c);
+            let got = fma_rn_f32(a, b, c);
+            assert!(
+                want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()),
+                "{a:e} * {b:e} + {c:e}: {want:e} vs {got:e}"
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -164,11 +164,26 @@ fn max_words_per_bank(
     let bank = |w: u64| if pow2 { w & bmask } else { w % banks };
     // Fastest path (4-byte words, 32 banks): no bank sees two different words.
     if pow2 && banks == 32 && wshift == 2 {
-        let mut seen = [u32::MAX; 32];
-        let mut m = req.mask & lane_range_mask(first, end);
-        if m == 0 {
+        let phase = req.mask & lane_range_mask(first, end);
+        if phase == 0 {
             return 0;
         }
+        // Quickest test: all the words fall in 32 consecutive words, which lie in 32 different
+        // banks (broadcast, unit stride, any permutation inside one 128-byte span).
+        if merge_equal_words {
+            let (mut lo, mut hi) = (u64::MAX, 0u64);
+            for lane in first as usize..end as usize {
+                let a = req.addrs[lane];
+                let on = phase >> lane & 1 == 1;
+                lo = if on { lo.min(a) } else { lo };
+                hi = if on { hi.max(a) } else { hi };
+            }
+            if (hi.saturating_add(width - 1) >> 2) < (lo >> 2) + 32 {
+                return 1;
+            }
+        }
+        let mut seen = [u32::MAX; 32];
+        let mut m = phase;
         let span = ((width + 3) >> 2).min(MAX_WORDS_PER_LANE as u64) as u32;
         let mut clash = false;
         'lanes: while m != 0 {
