@@ -900,15 +900,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         match sel {
             SpaceSel::Space(s) => {
                 if s != Space::Param {
-                    self.obs.mem(&MemRequest {
-                        space: s,
-                        kind,
-                        width,
-                        addrs,
-                        mask: e,
-                        pc,
-                        cache_op: cache,
-                    });
+                    self.request(s, kind, width, addrs, e, pc, cache);
                 }
                 let mut hint = usize::MAX;
                 for l in lanes(e) {
@@ -932,15 +924,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     let mask = lanes(e)
                         .filter(|&l| spaces[l] == sp)
                         .fold(0u32, |m, l| m | 1 << l);
-                    self.obs.mem(&MemRequest {
-                        space: sp,
-                        kind,
-                        width,
-                        addrs,
-                        mask,
-                        pc,
-                        cache_op: cache,
-                    });
+                    self.request(sp, kind, width, addrs, mask, pc, cache);
                 }
                 let mut hint = usize::MAX;
                 for l in lanes(e) {
@@ -952,6 +936,30 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             }
         }
         Ok(())
+    }
+
+    /// Tells the observer about one warp-level access.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn request(
+        &mut self,
+        space: Space,
+        kind: AccessKind,
+        width: u32,
+        addrs: [u64; 32],
+        mask: u32,
+        pc: u32,
+        cache_op: crate::mem::request::CacheOp,
+    ) {
+        self.obs.mem(&MemRequest {
+            space,
+            kind,
+            width,
+            addrs,
+            mask,
+            pc,
+            cache_op,
+        });
     }
 
     /// Scalar loads and stores of shared or global memory whose every lane is in bounds and
@@ -1021,15 +1029,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     }
                 }
                 if s != Space::Param {
-                    self.obs.mem(&MemRequest {
-                        space: s,
-                        kind,
-                        width: width as u32,
-                        addrs: *addrs,
-                        mask: e,
-                        pc,
-                        cache_op: cache,
-                    });
+                    self.request(s, kind, width as u32, *addrs, e, pc, cache);
                 }
                 let data: &[u8] = match s {
                     Space::Shared => &mem.shared,
@@ -1052,15 +1052,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             } if d.len() == 1 && !(ty.is_signed() && esize < *dst_bytes as u32) => {
                 let Some(r) = d[0] else { return false };
                 if s != Space::Param {
-                    self.obs.mem(&MemRequest {
-                        space: s,
-                        kind,
-                        width: esize,
-                        addrs: *addrs,
-                        mask: e,
-                        pc,
-                        cache_op: cache,
-                    });
+                    self.request(s, kind, esize, *addrs, e, pc, cache);
                 }
                 let data: &[u8] = match s {
                     Space::Shared => &mem.shared,
@@ -1078,15 +1070,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             Op::St { s: srcs, .. }
                 if srcs.len() == 1 && matches!(s, Space::Shared | Space::Global) =>
             {
-                self.obs.mem(&MemRequest {
-                    space: s,
-                    kind,
-                    width: esize,
-                    addrs: *addrs,
-                    mask: e,
-                    pc,
-                    cache_op: cache,
-                });
+                self.request(s, kind, esize, *addrs, e, pc, cache);
                 let mut tmp = [0u64; 32];
                 let vals = self.lanes_of(w, mem, srcs[0], &mut tmp);
                 let mut v = [0u64; 32];
