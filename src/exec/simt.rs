@@ -95,6 +95,10 @@ struct BlockMem {
     local_bytes: usize,
     ctaid: [u32; 3],
     smid: u32,
+    /// Threads arrived at each of the 16 named barriers that were given a thread count.
+    arrived: [u32; 16],
+    /// The thread count each counted barrier expects (0: none pending).
+    expected: [u32; 16],
 }
 
 struct Ctx<'a, 'b, O: Observer> {
@@ -129,6 +133,8 @@ pub fn run<O: Observer>(
         local_bytes,
         ctaid: [0; 3],
         smid: 0,
+        arrived: [0; 16],
+        expected: [0; 16],
     };
     // Thread indices per warp lane, x fastest.
     let [bx, by, _] = dims.block;
@@ -157,6 +163,8 @@ pub fn run<O: Observer>(
                 mem.smid = (done % ctx.l.sm_count.max(1) as u64) as u32;
                 mem.shared.iter_mut().for_each(|b| *b = 0);
                 mem.local.iter_mut().for_each(|b| *b = 0);
+                mem.arrived = [0; 16];
+                mem.expected = [0; 16];
                 for w in warps.iter_mut() {
                     let first = w.id * 32;
                     let n = threads.saturating_sub(first).min(32);
@@ -180,6 +188,29 @@ pub fn run<O: Observer>(
         }
     }
     Ok(ctx.stats)
+}
+
+/// Releases the warps waiting at counted barriers whose thread count has arrived.
+fn release_counted(warps: &mut [Warp], mem: &mut BlockMem) -> bool {
+    let mut released = false;
+    for id in 0..16 {
+        let need = mem.expected[id];
+        if need == 0 || mem.arrived[id] < need {
+            continue;
+        }
+        for w in warps.iter_mut() {
+            if w.waiting != 0 && w.bar_expected > 0 && w.bar_id as usize % 16 == id {
+                w.waiting = 0;
+                w.bar_expected = 0;
+            }
+        }
+        mem.arrived[id] -= need;
+        if mem.arrived[id] == 0 {
+            mem.expected[id] = 0;
+        }
+        released = true;
+    }
+    released
 }
 
 fn fault(
@@ -262,12 +293,28 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             if !any_live {
                 return Ok(());
             }
-            self.release_barrier(warps)?;
+            if release_counted(warps, mem) {
+                continue;
+            }
+            self.release_barrier(warps, mem)?;
         }
     }
 
     /// All live threads wait: release the barrier they wait at, or report why it cannot be.
-    fn release_barrier(&mut self, warps: &mut [Warp]) -> Result<(), Fault> {
+    fn release_barrier(&mut self, warps: &mut [Warp], mem: &BlockMem) -> Result<(), Fault> {
+        // A counted barrier (`bar.sync id, n`) still short of its threads can never complete now.
+        if let Some(w) = warps.iter().find(|w| w.waiting != 0 && w.bar_expected > 0) {
+            let id = w.bar_id as usize % 16;
+            let detail = format!(
+                "barrier {} expects {} threads, only {} arrived and no other thread can run",
+                id, mem.expected[id], mem.arrived[id]
+            );
+            return Err((
+                FaultKind::DivergentBarrier { detail },
+                w.bar_pc,
+                w.id * 32 + w.waiting.trailing_zeros(),
+            ));
+        }
         let mut first: Option<(u32, u32, u32)> = None; // pc, id, global lane
         for w in warps.iter() {
             if w.live == 0 {
@@ -644,13 +691,21 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 Op::Exit => {
                     w.exit(m, e, pc);
                 }
-                Op::Bar {
-                    id,
-                    count: _,
-                    arrive,
-                } => {
+                Op::Bar { id, count, arrive } => {
+                    // With a thread count, arrivals are counted per barrier (PTX ISA 9.7.13.1:
+                    // the barrier completes when that many threads have arrived); `bar.arrive`
+                    // arrives without waiting.
+                    let lane0 = e.trailing_zeros() as usize;
+                    let expected = match count {
+                        Some(c) if e != 0 => self.val(w, mem, *c, lane0) as u32,
+                        _ => 0,
+                    };
+                    if expected > 0 {
+                        let slot = self.val(w, mem, *id, lane0) as usize % 16;
+                        mem.arrived[slot] += e.count_ones();
+                        mem.expected[slot] = expected;
+                    }
                     if !*arrive && e != 0 {
-                        let lane0 = e.trailing_zeros() as usize;
                         let id = self.val(w, mem, *id, lane0) as u32;
                         if w.waiting != 0 && (w.bar_pc != pc || w.bar_id != id) {
                             let line = |p: u32| {
@@ -680,6 +735,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                         w.waiting |= e;
                         w.bar_pc = pc;
                         w.bar_id = id;
+                        w.bar_expected = expected;
                     }
                     w.advance(m, pc + 1);
                 }

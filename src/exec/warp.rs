@@ -24,6 +24,8 @@ pub struct Warp {
     pub bar_pc: u32,
     /// The barrier id they wait on.
     pub bar_id: u32,
+    /// The thread count of that barrier (`bar.sync id, n`), 0 when all threads take part.
+    pub bar_expected: u32,
     /// The common pc while converged.
     pub pc: u32,
     /// True while every live, non-waiting lane is at `pc`.
@@ -47,6 +49,7 @@ impl Warp {
             waiting: 0,
             bar_pc: 0,
             bar_id: 0,
+            bar_expected: 0,
             pc: 0,
             converged: true,
             lane_pc: [0; 32],
@@ -61,6 +64,7 @@ impl Warp {
         self.preds.iter_mut().for_each(|p| *p = 0);
         self.live = live;
         self.waiting = 0;
+        self.bar_expected = 0;
         self.pc = 0;
         self.converged = true;
         self.red_pred = 0;
