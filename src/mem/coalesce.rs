@@ -89,7 +89,8 @@ pub fn global_sectors(req: &MemRequest, cfg: &GpuConfig) -> Coalesced {
             continue;
         }
         let addr = req.addrs[lane];
-        // Sectors are 32 bytes on every NVIDIA GPU since Maxwell: a shift, not a division.
+        // The sector size comes from `GpuConfig::sector_bytes` (32 on the H200: CUDA C++
+        // Programming Guide, "Global Memory"); when it is a power of two, a shift replaces the division.
         let (s0, s1) = if sector.is_power_of_two() {
             let sh = sector.trailing_zeros();
             (addr >> sh, addr.saturating_add(width - 1) >> sh)

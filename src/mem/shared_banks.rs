@@ -156,8 +156,9 @@ fn max_words_per_bank(
     merge_equal_words: bool,
 ) -> u32 {
     let width = u64::from(req.width.max(1));
-    // Word and bank of an address; shifts and masks when the sizes are powers of two (they are on
-    // every NVIDIA GPU since Kepler: 4-byte words, 32 banks), divisions otherwise.
+    // Word and bank of an address; shifts and masks when the sizes are powers of two (4-byte
+    // words and 32 banks on the H200: `GpuConfig::bank_width`/`shared_banks`, CUDA C++
+    // Programming Guide, "Shared Memory"), divisions otherwise.
     let pow2 = bank_width.is_power_of_two() && banks.is_power_of_two();
     let (wshift, bmask) = (bank_width.trailing_zeros(), banks.wrapping_sub(1));
     let word = |a: u64| if pow2 { a >> wshift } else { a / bank_width };
