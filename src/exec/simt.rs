@@ -437,6 +437,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             Sreg::LanemaskGt => !((2u64 << lane) - 1) & 0xffff_ffff,
             Sreg::DynamicSmemSize => d.dynamic_shared as u64,
             Sreg::TotalSmemSize => mem.shared.len() as u64,
+            Sreg::Zero => 0,
+            Sreg::One => 1,
         }
     }
 

@@ -292,7 +292,13 @@ fn render_compile_error(file: &str, diagnostics: &[Diagnostic], log: &str) -> St
     if diagnostics.is_empty() {
         return format!("NVRTC failed to compile {file}:\n{}", log.trim_end());
     }
-    let parts: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
+    let mut parts: Vec<String> = Vec::new();
+    for d in diagnostics {
+        parts.push(d.to_string());
+        if let Some(hint) = missing_header_hint(&d.message) {
+            parts.push(hint);
+        }
+    }
     parts.join("\n")
 }
 
@@ -1063,8 +1069,50 @@ fn build_options(path: &Path, arch: &str, extra: &[String], ptxas_verbose: bool)
     options.extend(extra.iter().cloned());
     if let Some(inc) = cuda_include_dir() {
         options.push(format!("-I{}", inc.display()));
+        // CUDA 13 keeps CCCL (`cuda/std/*`, `nv/target`, `cub`, `thrust`) in `include/cccl`, and
+        // nvcc adds that directory itself; the pip package `nvidia-cuda-cccl` uses the same layout.
+        let cccl = inc.join("cccl");
+        if cccl.is_dir() {
+            options.push(format!("-I{}", cccl.display()));
+        }
     }
     options
+}
+
+/// The pip packages (pinned to the CUDA 13.0 of the recorded H200 data) that provide the CUDA
+/// headers a program may include, by the first component of the include path.
+pub const HEADER_PACKAGES: &[(&str, &str)] = &[
+    ("cuda/", "nvidia-cuda-cccl==13.0.85"),
+    ("nv/", "nvidia-cuda-cccl==13.0.85"),
+    ("cub/", "nvidia-cuda-cccl==13.0.85"),
+    ("thrust/", "nvidia-cuda-cccl==13.0.85"),
+    ("crt/", "nvidia-cuda-crt==13.0.88"),
+    ("mma.h", "nvidia-cuda-crt==13.0.88"),
+    ("curand", "nvidia-curand==10.4.0.35"),
+    ("cooperative_groups", "nvidia-cuda-runtime==13.0.96"),
+    ("cuda_", "nvidia-cuda-runtime==13.0.96"),
+    ("vector_", "nvidia-cuda-runtime==13.0.96"),
+];
+
+/// The pip package that provides the header `include` (as written after `#include`), if it is one
+/// of the CUDA headers.
+pub fn header_package(include: &str) -> Option<&'static str> {
+    HEADER_PACKAGES
+        .iter()
+        .find(|(prefix, _)| include.starts_with(prefix))
+        .map(|(_, package)| *package)
+}
+
+/// For a diagnostic `cannot open source file "X"` naming a CUDA header, the line that says which
+/// package to install.
+fn missing_header_hint(message: &str) -> Option<String> {
+    let name = message
+        .strip_prefix("cannot open source file \"")?
+        .strip_suffix('"')?;
+    let package = header_package(name)?;
+    Some(format!(
+        "note: `{name}` is a CUDA header from the pip package {package}: `pip install {package}`"
+    ))
 }
 
 /// The CUDA headers directory (one holding `cuda_fp16.h`), if any.

@@ -65,6 +65,11 @@ pub enum Sreg {
     DynamicSmemSize,
     /// `%total_smem_size`
     TotalSmemSize,
+    /// A register that reads 0 in every launch gpumemsim runs (`%cluster_ctaid` and
+    /// `%cluster_ctarank` of a launch without clusters, `%globaltimer_hi` of a simulated clock).
+    Zero,
+    /// A register that reads 1 (`%cluster_nctaid`, `%cluster_nctarank` without clusters).
+    One,
 }
 
 /// A source operand.

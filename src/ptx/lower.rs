@@ -229,6 +229,12 @@ fn sreg(name: &str) -> Option<Sreg> {
             "%ntid" => Sreg::Ntid(d),
             "%ctaid" => Sreg::Ctaid(d),
             "%nctaid" => Sreg::Nctaid(d),
+            // A launch without a cluster dimension runs each block as a cluster of one
+            // (PTX ISA §10 "%cluster_ctaid", "%clusterid"): the cluster grid is the grid.
+            "%clusterid" => Sreg::Ctaid(d),
+            "%nclusterid" => Sreg::Nctaid(d),
+            "%cluster_ctaid" => Sreg::Zero,
+            "%cluster_nctaid" => Sreg::One,
             _ => return None,
         });
     }
@@ -249,6 +255,12 @@ fn sreg(name: &str) -> Option<Sreg> {
         "%lanemask_gt" => Sreg::LanemaskGt,
         "%dynamic_smem_size" => Sreg::DynamicSmemSize,
         "%total_smem_size" => Sreg::TotalSmemSize,
+        "%aggr_smem_size" => Sreg::TotalSmemSize,
+        "%globaltimer_lo" => Sreg::Clock,
+        "%globaltimer_hi" => Sreg::Zero,
+        "%cluster_ctarank" => Sreg::Zero,
+        "%cluster_nctarank" => Sreg::One,
+        "%is_explicit_cluster" => Sreg::Zero,
         _ => return None,
     })
 }
@@ -652,6 +664,11 @@ impl<'a> KernelBuilder<'a> {
                 }
                 if let Some(s) = sreg(n) {
                     return Ok(Src::Sreg(s));
+                }
+                // `WARP_SZ`, the predefined constant `warpSize` compiles to (PTX ISA §5.4
+                // "Predefined Identifiers"): 32 threads on every architecture.
+                if n == "WARP_SZ" {
+                    return Ok(Src::Imm(32));
                 }
                 if let Some((_, a)) = self.sym_addr(frame, n) {
                     return Ok(Src::Imm(a));
