@@ -329,6 +329,10 @@ pub fn select(opcode: &str, mods: &[&str], ty: ScalarType) -> Result<LaneFn, Str
             W::U64 | W::S64 => |a, b, c, e| bfi(a, b, c, e, 64),
             _ => return unsupported(),
         },
+        "fns" => match w {
+            W::U32 | W::S32 => |a, b, c, _| fns(a as u32, b as u32, c as u32 as i32) as u64,
+            _ => return unsupported(),
+        },
         "bfind" => match (w, has("shiftamt")) {
             (W::U32, false) => |a, _, _, _| bfind(a as u32 as u64, 32, false, false),
             (W::S32, false) => |a, _, _, _| bfind(a as u32 as u64, 32, true, false),
@@ -434,6 +438,36 @@ fn bfi(a: u64, b: u64, pos: u64, len: u64, bits: u32) -> u64 {
 
 /// `bfind`: position of the most significant non-sign bit, `!0` when none (PTX ISA 9.7.1.13).
 #[inline]
+/// `fns.b32`: the position of the `|offset|`-th set bit of `mask` counting from bit `base`
+/// upwards (offset > 0) or downwards (offset < 0); `offset == 0` tests bit `base` itself;
+/// 0xffffffff when there is none (PTX ISA §9.7.1.21, "Semantics"). A `base` above 31, undefined
+/// in the ISA, finds nothing.
+fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    if base > 31 {
+        return u32::MAX;
+    }
+    if offset == 0 {
+        return if mask >> base & 1 == 1 {
+            base
+        } else {
+            u32::MAX
+        };
+    }
+    let mut count = offset.unsigned_abs() - 1;
+    let mut pos = base as i32;
+    let inc = if offset > 0 { 1 } else { -1 };
+    while (0..32).contains(&pos) {
+        if mask >> pos & 1 == 1 {
+            if count == 0 {
+                return pos as u32;
+            }
+            count -= 1;
+        }
+        pos += inc;
+    }
+    u32::MAX
+}
+
 fn bfind(a: u64, bits: u32, signed: bool, shiftamt: bool) -> u64 {
     let mut x = a & low_mask(bits);
     if signed && (x >> (bits - 1)) & 1 == 1 {
@@ -565,6 +599,18 @@ pub fn rounding(mods: &[&str]) -> Option<Rounding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fns_examples_from_the_ptx_isa() {
+        // PTX ISA §9.7.1.21 "Examples".
+        assert_eq!(fns(0xaaaa_aaaa, 3, 1), 3);
+        assert_eq!(fns(0xaaaa_aaaa, 3, -1), 3);
+        assert_eq!(fns(0xaaaa_aaaa, 2, 1), 3);
+        assert_eq!(fns(0xaaaa_aaaa, 2, -1), 1);
+        assert_eq!(fns(0xaaaa_aaaa, 2, 0), u32::MAX);
+        assert_eq!(fns(0b1011, 0, 3), 3);
+        assert_eq!(fns(0b1011, 0, 4), u32::MAX);
+    }
 
     #[test]
     fn bit_field_examples_from_the_ptx_isa() {

@@ -35,6 +35,25 @@ pub enum FaultKind {
         /// The budget in warp-instructions.
         budget: u64,
     },
+    /// A warp-collective (`shfl`, `vote`, `match`, `redux`, `bar.warp.sync`) whose member mask
+    /// names a lane that does not execute it, or that an executing lane is not in.
+    WarpSync {
+        /// Which lanes and why.
+        detail: String,
+    },
+    /// A device `assert` failed (`__assertfail`; CUDA reports `cudaErrorAssert`).
+    AssertFailed {
+        /// The asserted expression.
+        message: String,
+        /// The source file `assert` names.
+        file: String,
+        /// Its line.
+        line: u32,
+        /// The function.
+        function: String,
+    },
+    /// `trap` / `__trap()` (CUDA reports `cudaErrorLaunchFailure`).
+    Trap,
     /// An instruction the executor cannot run with these operands.
     Unsupported {
         /// What.
@@ -78,6 +97,20 @@ impl fmt::Display for FaultKind {
             FaultKind::Budget { budget } => write!(
                 f,
                 "instruction budget of {budget} warp-instructions per block used up: the kernel seems not to end (raise it with --max-instructions)"
+            ),
+            FaultKind::WarpSync { detail } => write!(f, "invalid warp-collective: {detail}"),
+            FaultKind::AssertFailed {
+                message,
+                file,
+                line,
+                function,
+            } => write!(
+                f,
+                "device-side assertion failed (cudaErrorAssert): {file}:{line}: {function}: Assertion `{message}` failed."
+            ),
+            FaultKind::Trap => write!(
+                f,
+                "the kernel executed trap (__trap()): it aborts the launch (cudaErrorLaunchFailure)"
             ),
             FaultKind::Unsupported { detail } => write!(f, "{detail}"),
         }

@@ -8,5 +8,6 @@ pub mod fault;
 pub mod float;
 pub mod fsel;
 pub mod half;
+pub mod printf;
 pub mod simt;
 pub mod warp;

@@ -11,6 +11,7 @@
 
 use crate::exec::cvt::cvt;
 use crate::exec::fault::{FaultKind, KernelFault};
+use crate::exec::printf;
 use crate::exec::warp::Warp;
 use crate::ir::types::ScalarType;
 use crate::ir::*;
@@ -87,6 +88,10 @@ pub struct LaunchStats {
     pub thread_instructions: u64,
     /// Blocks run.
     pub blocks: u64,
+    /// What device `printf` printed, in execution order (each thread's call whole).
+    pub printf: String,
+    /// `printf` calls left out because the output reached [`printf::PRINTF_LIMIT`].
+    pub printf_dropped: u64,
 }
 
 struct BlockMem {
@@ -270,6 +275,33 @@ fn pred_mask(w: &Warp, p: PredSrc) -> u32 {
     }
 }
 
+/// The lanes taking part in a warp-collective instruction (`shfl`, `vote`, `match`, `redux`,
+/// `bar.warp.sync`), for each executing lane.
+///
+/// PTX ISA §9.7.13 (`vote.sync`, `match.sync`, `redux.sync`, `bar.warp.sync`) and §9.7.9.6
+/// (`shfl.sync`): the instruction waits for "all non-exited threads in membermask", which must all
+/// execute it with the same mask; its behaviour is undefined if the executing thread is not in
+/// its own mask. Under the min-PC schedule a lane of the mask that is not in `e` is at another
+/// instruction (divergent code), waiting at a barrier, or predicated off: each of these is
+/// reported rather than guessed at. Lanes that have exited (or do not exist, in a block's last
+/// partial warp) are left out, as the ISA says. Lanes whose masks are disjoint (the groups of a
+/// `labeled_partition`) execute one instruction together, each group over its own mask.
+struct Participants {
+    /// Lanes of each executing lane's group; `uniform` when they all share one.
+    per_lane: [u32; 32],
+    uniform: Option<u32>,
+}
+
+impl Participants {
+    #[inline(always)]
+    fn of(&self, lane: usize) -> u32 {
+        match self.uniform {
+            Some(u) => u,
+            None => self.per_lane[lane],
+        }
+    }
+}
+
 fn sign_extend(v: u64, from_bytes: u32, to_bytes: u32) -> u64 {
     let sh = 64 - from_bytes * 8;
     let x = ((v << sh) as i64 >> sh) as u64;
@@ -440,6 +472,69 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             Sreg::Zero => 0,
             Sreg::One => 1,
         }
+    }
+
+    /// The participants of a warp-collective executed by lanes `e` at `pc` with member mask
+    /// `mask` (`None`: the legacy form without `.sync`, whose participants are `e`); see
+    /// [`Participants`].
+    fn participants(
+        &self,
+        w: &Warp,
+        mem: &BlockMem,
+        mask: Option<Src>,
+        e: u32,
+        m: u32,
+        pc: u32,
+    ) -> Result<Participants, Fault> {
+        let Some(mask) = mask else {
+            return Ok(Participants {
+                per_lane: [0; 32],
+                uniform: Some(e),
+            });
+        };
+        let mut per_lane = [0u32; 32];
+        let mut first: Option<u32> = None;
+        let mut uniform = true;
+        for l in lanes(e) {
+            let raw = self.val(w, mem, mask, l) as u32;
+            let pm = raw & w.live;
+            if raw >> l & 1 == 0 {
+                let detail = format!(
+                    "lane {l} executes it with member mask {raw:#010x}, which does not include \
+                     the lane itself (undefined in the PTX ISA)"
+                );
+                return Err((FaultKind::WarpSync { detail }, pc, w.id * 32 + l as u32));
+            }
+            let missing = pm & !e;
+            if missing != 0 {
+                let k = missing.trailing_zeros();
+                let why = if m >> k & 1 == 1 {
+                    "is predicated off"
+                } else if w.waiting >> k & 1 == 1 {
+                    "waits at a barrier"
+                } else {
+                    "is at another instruction (divergent code)"
+                };
+                let detail = format!(
+                    "lane {l} executes it with member mask {raw:#010x}, but lane {k} of that mask {why}"
+                );
+                return Err((FaultKind::WarpSync { detail }, pc, w.id * 32 + l as u32));
+            }
+            per_lane[l] = pm;
+            match first {
+                None => first = Some(pm),
+                Some(f) if f != pm => uniform = false,
+                _ => {}
+            }
+        }
+        Ok(Participants {
+            per_lane,
+            uniform: if uniform {
+                Some(first.unwrap_or(0))
+            } else {
+                None
+            },
+        })
     }
 
     fn run_warp(&mut self, w: &mut Warp, mem: &mut BlockMem) -> Result<(), Fault> {
@@ -765,7 +860,11 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     a,
                     b,
                     c,
+                    mask,
                 } => {
+                    // The mask selects who synchronises; the data comes from the source lane
+                    // whatever the mask (PTX ISA §9.7.9.6).
+                    self.participants(w, mem, *mask, e, m, pc)?;
                     let src: Vec<u64> = (0..32).map(|l| self.val(w, mem, *a, l)).collect();
                     let mut pv = 0u32;
                     for l in lanes(e) {
@@ -805,28 +904,42 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     }
                     w.advance(m, pc + 1);
                 }
-                Op::Vote { mode, d, a } => {
-                    let pm = pred_mask(w, *a) & e;
+                Op::Vote { mode, d, a, mask } => {
+                    let part = self.participants(w, mem, *mask, e, m, pc)?;
+                    let pred = pred_mask(w, *a);
                     match (mode, d) {
                         (VoteMode::Ballot, Src::Reg(r)) => {
                             for l in lanes(e) {
-                                w.regs[*r as usize * 32 + l] = pm as u64;
+                                w.regs[*r as usize * 32 + l] = (pred & part.of(l)) as u64;
                             }
                         }
                         (_, Src::Pred(p)) => {
-                            let v = match mode {
-                                VoteMode::All => pm == e,
-                                VoteMode::Any => pm != 0,
-                                _ => pm == e || pm == 0,
-                            };
-                            let bits = if v { e } else { 0 };
+                            let mut bits = 0u32;
+                            for l in lanes(e) {
+                                let g = part.of(l);
+                                let t = pred & g;
+                                let v = match mode {
+                                    VoteMode::All => t == g,
+                                    VoteMode::Any => t != 0,
+                                    _ => t == g || t == 0,
+                                };
+                                bits |= (v as u32) << l;
+                            }
                             w.preds[*p as usize] = (w.preds[*p as usize] & !e) | bits;
                         }
                         _ => {}
                     }
                     w.advance(m, pc + 1);
                 }
-                Op::Match { all, d, p, a, wide } => {
+                Op::Match {
+                    all,
+                    d,
+                    p,
+                    a,
+                    wide,
+                    mask,
+                } => {
+                    let part = self.participants(w, mem, Some(*mask), e, m, pc)?;
                     let vals: Vec<u64> = (0..32)
                         .map(|l| {
                             let v = self.val(w, mem, *a, l);
@@ -837,17 +950,20 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                             }
                         })
                         .collect();
-                    let all_same = lanes(e).all(|l| vals[l] == vals[e.trailing_zeros() as usize]);
+                    let mut same_bits = 0u32;
                     for l in lanes(e) {
+                        let g = part.of(l);
                         let mut mm = 0u32;
-                        for k in lanes(e) {
+                        for k in lanes(g) {
                             if vals[k] == vals[l] {
                                 mm |= 1 << k;
                             }
                         }
+                        let all_same = mm == g;
+                        same_bits |= (all_same as u32) << l;
                         w.regs[*d as usize * 32 + l] = if *all {
                             if all_same {
-                                e as u64
+                                g as u64
                             } else {
                                 0
                             }
@@ -856,8 +972,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                         };
                     }
                     if let Some(p) = p {
-                        let bits = if all_same { e } else { 0 };
-                        w.preds[*p as usize] = (w.preds[*p as usize] & !e) | bits;
+                        w.preds[*p as usize] = (w.preds[*p as usize] & !e) | same_bits;
                     }
                     w.advance(m, pc + 1);
                 }
@@ -867,25 +982,80 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     }
                     w.advance(m, pc + 1);
                 }
-                Op::Redux { op, signed, d, a } => {
-                    let vals: Vec<u32> = lanes(e).map(|l| self.val(w, mem, *a, l) as u32).collect();
-                    let r: u32 = match op {
-                        ReduxOp::Add => vals.iter().fold(0u32, |s, v| s.wrapping_add(*v)),
-                        ReduxOp::And => vals.iter().fold(!0u32, |s, v| s & v),
-                        ReduxOp::Or => vals.iter().fold(0u32, |s, v| s | v),
-                        ReduxOp::Xor => vals.iter().fold(0u32, |s, v| s ^ v),
-                        ReduxOp::Min if *signed => {
-                            vals.iter().map(|v| *v as i32).min().unwrap_or(0) as u32
-                        }
-                        ReduxOp::Max if *signed => {
-                            vals.iter().map(|v| *v as i32).max().unwrap_or(0) as u32
-                        }
-                        ReduxOp::Min => vals.iter().copied().min().unwrap_or(0),
-                        ReduxOp::Max => vals.iter().copied().max().unwrap_or(0),
-                    };
+                Op::Redux {
+                    op,
+                    signed,
+                    d,
+                    a,
+                    mask,
+                } => {
+                    let part = self.participants(w, mem, Some(*mask), e, m, pc)?;
+                    let mut vals = [0u32; 32];
                     for l in lanes(e) {
-                        w.regs[*d as usize * 32 + l] = r as u64;
+                        vals[l] = self.val(w, mem, *a, l) as u32;
                     }
+                    let reduce = |g: u32| -> u32 {
+                        let it = lanes(g).map(|l| vals[l]);
+                        match op {
+                            ReduxOp::Add => it.fold(0u32, |s, v| s.wrapping_add(v)),
+                            ReduxOp::And => it.fold(!0u32, |s, v| s & v),
+                            ReduxOp::Or => it.fold(0u32, |s, v| s | v),
+                            ReduxOp::Xor => it.fold(0u32, |s, v| s ^ v),
+                            ReduxOp::Min if *signed => {
+                                it.map(|v| v as i32).min().unwrap_or(0) as u32
+                            }
+                            ReduxOp::Max if *signed => {
+                                it.map(|v| v as i32).max().unwrap_or(0) as u32
+                            }
+                            ReduxOp::Min => it.min().unwrap_or(0),
+                            ReduxOp::Max => it.max().unwrap_or(0),
+                        }
+                    };
+                    match part.uniform {
+                        Some(g) => {
+                            let r = reduce(g) as u64;
+                            for l in lanes(e) {
+                                w.regs[*d as usize * 32 + l] = r;
+                            }
+                        }
+                        None => {
+                            for l in lanes(e) {
+                                w.regs[*d as usize * 32 + l] = reduce(part.of(l)) as u64;
+                            }
+                        }
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Vprintf { format, args, ret } => {
+                    for l in lanes(e) {
+                        let r = self.vprintf(w, mem, l, *format, *args);
+                        let r = r.map_err(|detail| {
+                            (FaultKind::Unsupported { detail }, pc, w.id * 32 + l as u32)
+                        })?;
+                        if let Some(slot) = ret {
+                            let b = self
+                                .bytes_mut(mem, w, l, Space::Param, *slot, 4)
+                                .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                            b.copy_from_slice(&r.to_le_bytes());
+                        }
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::AssertFail { args } => {
+                    if let Some(l) = lanes(e).next() {
+                        let kind = self.assert_fail(w, mem, l, *args);
+                        return Err((kind, pc, w.id * 32 + l as u32));
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::Trap => {
+                    if e != 0 {
+                        return Err((FaultKind::Trap, pc, w.id * 32 + e.trailing_zeros()));
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::WarpSync { mask } => {
+                    self.participants(w, mem, Some(*mask), e, m, pc)?;
                     w.advance(m, pc + 1);
                 }
                 Op::Nop => w.advance(m, pc + 1),
@@ -1377,6 +1547,105 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 &mut mem.local[r]
             }
         })
+    }
+}
+
+/// The device-runtime calls: `vprintf` and `__assertfail`.
+impl<O: Observer> Ctx<'_, '_, O> {
+    /// An 8- or 4-byte value of lane `l`'s call slot `slot`.
+    fn slot(&self, w: &Warp, mem: &BlockMem, l: usize, slot: u64, n: u32) -> Result<u64, String> {
+        let b = self
+            .bytes(mem, w, l, Space::Param, slot, n)
+            .map_err(|k| k.to_string())?;
+        Ok(read_le(b, n as usize))
+    }
+
+    /// The NUL-terminated string at generic address `addr` (at most 64 KiB).
+    fn c_string(&self, w: &Warp, mem: &BlockMem, l: usize, addr: u64) -> Result<Vec<u8>, String> {
+        const MAX: u64 = 1 << 16;
+        let (sp, a) = space::resolve_generic(addr);
+        let mut out = Vec::new();
+        for i in 0..MAX {
+            let b = self
+                .bytes(mem, w, l, sp, a + i, 1)
+                .map_err(|k| format!("reading a string: {k}"))?;
+            if b[0] == 0 {
+                return Ok(out);
+            }
+            out.push(b[0]);
+        }
+        Err(format!(
+            "string at {addr:#x} has no NUL in its first {MAX} bytes"
+        ))
+    }
+
+    /// One lane's `vprintf`: appends its output to the launch's and returns `vprintf`'s result.
+    fn vprintf(
+        &mut self,
+        w: &Warp,
+        mem: &BlockMem,
+        l: usize,
+        format: u64,
+        args: u64,
+    ) -> Result<i32, String> {
+        let fmt_addr = self.slot(w, mem, l, format, 8)?;
+        let args_addr = self.slot(w, mem, l, args, 8)?;
+        let fmt = self.c_string(w, mem, l, fmt_addr)?;
+        struct LaneArgs<'c, 'a, 'b, 'm, O: Observer> {
+            ctx: &'c Ctx<'a, 'b, O>,
+            w: &'m Warp,
+            mem: &'m BlockMem,
+            l: usize,
+            base: u64,
+        }
+        impl<O: Observer> printf::Args for LaneArgs<'_, '_, '_, '_, O> {
+            fn read(&mut self, offset: u64, size: u64) -> Result<u64, String> {
+                if self.base == 0 {
+                    return Err("printf has more conversions than arguments".to_string());
+                }
+                let (sp, a) = space::resolve_generic(self.base + offset);
+                let b = self
+                    .ctx
+                    .bytes(self.mem, self.w, self.l, sp, a, size as u32)
+                    .map_err(|k| format!("reading printf arguments: {k}"))?;
+                Ok(read_le(b, size as usize))
+            }
+            fn string(&mut self, addr: u64) -> Result<Vec<u8>, String> {
+                self.ctx.c_string(self.w, self.mem, self.l, addr)
+            }
+        }
+        let mut lane_args = LaneArgs {
+            ctx: self,
+            w,
+            mem,
+            l,
+            base: args_addr,
+        };
+        let (text, n) = printf::format(&fmt, &mut lane_args)
+            .map_err(|e| format!("printf(\"{}\"): {e}", String::from_utf8_lossy(&fmt)))?;
+        if self.stats.printf.len() + text.len() > printf::PRINTF_LIMIT {
+            self.stats.printf_dropped += 1;
+        } else {
+            self.stats.printf.push_str(&String::from_utf8_lossy(&text));
+        }
+        Ok(n)
+    }
+
+    /// The fault a failed `assert` raises, with the message, file, line and function that
+    /// `__assertfail` was given.
+    fn assert_fail(&self, w: &Warp, mem: &BlockMem, l: usize, args: [u64; 4]) -> FaultKind {
+        let text = |slot: u64| -> String {
+            self.slot(w, mem, l, slot, 8)
+                .and_then(|a| self.c_string(w, mem, l, a))
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_else(|e| format!("<{e}>"))
+        };
+        FaultKind::AssertFailed {
+            message: text(args[0]),
+            file: text(args[1]),
+            line: self.slot(w, mem, l, args[2], 4).unwrap_or(0) as u32,
+            function: text(args[3]),
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //!
 //! PTX files need no front end: they are read as text.
 pub mod nvrtc;
+pub mod std_headers;
 
 pub use nvrtc::{
     compile_cuda, compile_cuda_with_cache, kernel_resources, kernel_resources_with,

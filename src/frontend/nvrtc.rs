@@ -54,6 +54,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::std_headers;
+
 // ---------------------------------------------------------------------------------------------
 // Public types
 // ---------------------------------------------------------------------------------------------
@@ -936,17 +938,28 @@ fn run_nvrtc(
         message: "too many options".into(),
     })?;
 
+    let header_texts: Vec<CString> = std_headers::HEADERS
+        .iter()
+        .map(|(_, text)| cstring("a built-in header", text))
+        .collect::<Result<_, _>>()?;
+    let header_names: Vec<CString> = std_headers::HEADERS
+        .iter()
+        .map(|(name, _)| cstring("a built-in header name", name))
+        .collect::<Result<_, _>>()?;
+    let text_ptrs: Vec<*const c_char> = header_texts.iter().map(|t| t.as_ptr()).collect();
+    let name_ptrs: Vec<*const c_char> = header_names.iter().map(|t| t.as_ptr()).collect();
     let mut handle: NvrtcProgram = std::ptr::null_mut();
     // SAFETY: `handle` is a valid out-pointer; source and name are NUL-terminated strings alive
-    // for the call; zero headers with null arrays is allowed [NVRTC §nvrtcCreateProgram].
+    // for the call; `text_ptrs` and `name_ptrs` hold `HEADERS.len()` NUL-terminated strings each,
+    // alive for the call (NVRTC copies them) [NVRTC §nvrtcCreateProgram].
     let code = unsafe {
         (api.create_program)(
             &mut handle,
             c_source.as_ptr(),
             c_file.as_ptr(),
-            0,
-            std::ptr::null(),
-            std::ptr::null(),
+            text_ptrs.len() as c_int,
+            text_ptrs.as_ptr(),
+            name_ptrs.as_ptr(),
         )
     };
     api.check("nvrtcCreateProgram", code)?;
@@ -1261,6 +1274,10 @@ fn cache_key(
     h.field(&(options.len() as u64).to_le_bytes());
     for o in options {
         h.field(o.as_bytes());
+    }
+    for (name, text) in std_headers::HEADERS {
+        h.field(name.as_bytes());
+        h.field(text.as_bytes());
     }
     hash_local_includes(&mut h, path, source);
     h.0

@@ -428,6 +428,9 @@ pub enum Op {
         b: Src,
         /// Clamp/segment mask.
         c: Src,
+        /// The member mask (`membermask`) of the `.sync` form; `None` for the legacy form, whose
+        /// participants are the lanes that execute it.
+        mask: Option<Src>,
     },
     /// `vote.sync`.
     Vote {
@@ -437,6 +440,9 @@ pub enum Op {
         d: Src,
         /// Input predicate.
         a: PredSrc,
+        /// The member mask (`membermask`) of the `.sync` form; `None` for the legacy form, whose
+        /// participants are the lanes that execute it.
+        mask: Option<Src>,
     },
     /// `match.any.sync`/`match.all.sync`.
     Match {
@@ -450,6 +456,8 @@ pub enum Op {
         a: Src,
         /// 64-bit values.
         wide: bool,
+        /// The member mask.
+        mask: Src,
     },
     /// `activemask.b32`.
     Activemask {
@@ -466,9 +474,34 @@ pub enum Op {
         d: Reg,
         /// Value.
         a: Src,
+        /// The member mask.
+        mask: Src,
     },
+    /// `bar.warp.sync membermask`: the lanes of the mask synchronise; no data moves.
+    WarpSync {
+        /// The member mask.
+        mask: Src,
+    },
+    /// A call of the extern `vprintf(format, args)` that device `printf` compiles to: the
+    /// addresses of its `.param` slots in the thread's frame.
+    Vprintf {
+        /// The slot holding the generic address of the format string.
+        format: u64,
+        /// The slot holding the generic address of the argument buffer.
+        args: u64,
+        /// The slot for the `int` result, if the call has one.
+        ret: Option<u64>,
+    },
+    /// A call of the extern `__assertfail(message, file, line, function, charSize)` that a failed
+    /// device `assert` makes: the `.param` slots of its first four arguments.
+    AssertFail {
+        /// Slots of `message`, `file`, `line` and `function`.
+        args: [u64; 4],
+    },
+    /// `trap` (`__trap()`): aborts the kernel.
+    Trap,
     /// Instructions with no effect on a sequentially consistent functional model
-    /// (`membar`, `fence`, `bar.warp.sync`, `nanosleep`, `prefetch`, `pmevent`).
+    /// (`membar`, `fence`, `nanosleep`, `prefetch`, `pmevent`).
     Nop,
 }
 

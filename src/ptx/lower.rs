@@ -1113,8 +1113,8 @@ impl<'a> KernelBuilder<'a> {
             }
             "add" | "sub" | "mul" | "mad" | "mul24" | "mad24" | "div" | "rem" | "abs" | "neg"
             | "min" | "max" | "popc" | "clz" | "brev" | "and" | "or" | "xor" | "not" | "cnot"
-            | "shl" | "shr" | "bfe" | "bfi" | "bfind" | "prmt" | "shf" | "sad" | "fma" | "rcp"
-            | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "copysign" => {
+            | "shl" | "shr" | "bfe" | "bfi" | "bfind" | "fns" | "prmt" | "shf" | "sad" | "fma"
+            | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "copysign" => {
                 let ty = need_ty()?;
                 let f = alu::select(&i.opcode, &mods, ty).or_else(|e| self.err(span, e))?;
                 need(2)?;
@@ -1369,12 +1369,15 @@ impl<'a> KernelBuilder<'a> {
                 }
             }
             "exit" => Op::Exit,
-            "trap" => return self.err(span, "trap is not supported"),
+            "trap" => Op::Trap,
             "call" => return self.call(i, frame, guard),
             "bar" | "barrier" => {
                 let m0 = mods.first().copied().unwrap_or("sync");
                 if m0 == "warp" {
-                    Op::Nop
+                    need(1)?;
+                    Op::WarpSync {
+                        mask: self.src(frame, &ops[0], ScalarType::B32, span)?,
+                    }
                 } else if m0 == "red" {
                     let opn = mods.get(1).copied().unwrap_or("");
                     let op = match opn {
@@ -1417,6 +1420,12 @@ impl<'a> KernelBuilder<'a> {
             }
             "shfl" => {
                 need(4)?;
+                let mask = match ops.get(4) {
+                    Some(o) if mods.contains(&"sync") => {
+                        Some(self.src(frame, o, ScalarType::B32, span)?)
+                    }
+                    _ => None,
+                };
                 let mode = match mods
                     .iter()
                     .find(|m| matches!(**m, "up" | "down" | "bfly" | "idx"))
@@ -1442,6 +1451,7 @@ impl<'a> KernelBuilder<'a> {
                     a: self.src(frame, &ops[1], ScalarType::B32, span)?,
                     b: self.src(frame, &ops[2], ScalarType::B32, span)?,
                     c: self.src(frame, &ops[3], ScalarType::B32, span)?,
+                    mask,
                 }
             }
             "vote" => {
@@ -1469,10 +1479,16 @@ impl<'a> KernelBuilder<'a> {
                     }
                 };
                 let a = self.pred_src(frame, &ops[1], span)?;
-                Op::Vote { mode, d, a }
+                let mask = match ops.get(2) {
+                    Some(o) if mods.contains(&"sync") => {
+                        Some(self.src(frame, o, ScalarType::B32, span)?)
+                    }
+                    _ => None,
+                };
+                Op::Vote { mode, d, a, mask }
             }
             "match" => {
-                need(2)?;
+                need(3)?;
                 let all = mods.contains(&"all");
                 let ty = need_ty()?;
                 let (d, p) = match &ops[0] {
@@ -1488,10 +1504,11 @@ impl<'a> KernelBuilder<'a> {
                     p,
                     a: self.src(frame, &ops[1], ty, span)?,
                     wide: ty.bits() == 64,
+                    mask: self.src(frame, &ops[2], ScalarType::B32, span)?,
                 }
             }
             "redux" => {
-                need(2)?;
+                need(3)?;
                 let ty = need_ty()?;
                 let op = match mods
                     .iter()
@@ -1511,6 +1528,7 @@ impl<'a> KernelBuilder<'a> {
                     signed: ty.is_signed(),
                     d: self.dst(frame, &ops[0], span)?,
                     a: self.src(frame, &ops[1], ty, span)?,
+                    mask: self.src(frame, &ops[2], ScalarType::B32, span)?,
                 }
             }
             other => {
@@ -1562,7 +1580,7 @@ impl<'a> KernelBuilder<'a> {
             return self.err(span, format!("call to unknown function '{name}'"));
         };
         let Some(body) = f.body.as_deref() else {
-            return self.err(span, format!("call to '{name}', which has no body in this module (extern functions such as vprintf are not supported)"));
+            return self.extern_call(&name, &rets, &args, frame, span);
         };
         if self.call_stack.contains(&name) || self.call_stack.len() > MAX_CALL_DEPTH {
             return self.err(span, format!("recursive call to '{name}' is not supported"));
@@ -1617,6 +1635,65 @@ impl<'a> KernelBuilder<'a> {
                 *target = end;
             }
         }
+        Ok(())
+    }
+}
+
+impl KernelBuilder<'_> {
+    /// A call of an extern function without a body: the system calls CUDA's device runtime
+    /// provides (`vprintf` for `printf`, `__assertfail` for `assert`) become their own
+    /// instructions; any other is refused.
+    fn extern_call(
+        &mut self,
+        name: &str,
+        rets: &[&Operand],
+        args: &[&Operand],
+        frame: &Frame,
+        span: Span,
+    ) -> Result<(), PtxError> {
+        let slot = |o: &Operand, kb: &Self| -> Result<u64, PtxError> {
+            match o {
+                Operand::Name(n) => match frame.params.get(n) {
+                    Some(&a) => Ok(a),
+                    None => kb.err(
+                        span,
+                        format!("call argument '{n}' must be a .param variable"),
+                    ),
+                },
+                _ => kb.err(span, "call arguments must be .param variables"),
+            }
+        };
+        let op = match (name, args.len()) {
+            ("vprintf", 2) => Op::Vprintf {
+                format: slot(args[0], self)?,
+                args: slot(args[1], self)?,
+                ret: match rets.first() {
+                    Some(r) => Some(slot(r, self)?),
+                    None => None,
+                },
+            },
+            ("__assertfail", 5) => Op::AssertFail {
+                args: [
+                    slot(args[0], self)?,
+                    slot(args[1], self)?,
+                    slot(args[2], self)?,
+                    slot(args[3], self)?,
+                ],
+            },
+            ("malloc" | "free", _) => {
+                return self.err(
+                    span,
+                    format!("device-side {name}() is not supported yet (the device heap is not modelled)"),
+                )
+            }
+            _ => {
+                return self.err(
+                    span,
+                    format!("call to '{name}', which has no body in this module (of the extern functions only vprintf and __assertfail are supported)"),
+                )
+            }
+        };
+        self.push(op, None, span);
         Ok(())
     }
 }
@@ -1710,14 +1787,18 @@ fn regs_of(op: &Op) -> (Vec<Reg>, Vec<Reg>) {
             reads.push(*cc);
             writes.extend([*d, *cc]);
         }
-        Op::Shfl { d, a, b, c, .. } => {
+        Op::Shfl {
+            d, a, b, c, mask, ..
+        } => {
             srcs.extend([*a, *b, *c]);
+            srcs.extend(mask.iter().copied());
             writes.push(*d);
         }
-        Op::Cvt { d, a, .. }
-        | Op::Cvta { d, a, .. }
-        | Op::Match { d, a, .. }
-        | Op::Redux { d, a, .. } => {
+        Op::Match { d, a, mask, .. } | Op::Redux { d, a, mask, .. } => {
+            srcs.extend([*a, *mask]);
+            writes.push(*d);
+        }
+        Op::Cvt { d, a, .. } | Op::Cvta { d, a, .. } => {
             srcs.push(*a);
             writes.push(*d);
         }
@@ -1750,7 +1831,13 @@ fn regs_of(op: &Op) -> (Vec<Reg>, Vec<Reg>) {
                 writes.push(*r);
             }
         }
-        Op::Vote { d: Src::Reg(r), .. } => writes.push(*r),
+        Op::Vote { d, mask, .. } => {
+            srcs.extend(mask.iter().copied());
+            if let Src::Reg(r) = d {
+                writes.push(*r);
+            }
+        }
+        Op::WarpSync { mask } => srcs.push(*mask),
         Op::Activemask { d } => writes.push(*d),
         _ => {}
     }

@@ -54,6 +54,10 @@ pub struct LaunchReport {
     pub occupancy_limiter: Option<String>,
     /// Memory counters per CUDA source line (lines without memory traffic are left out).
     pub lines: Vec<LineReport>,
+    /// What device `printf` printed during the launch, in execution order.
+    pub printf: String,
+    /// `printf` calls left out once the output reached the 1 MiB printf buffer limit.
+    pub printf_dropped: u64,
 }
 
 /// ptxas resource usage.
@@ -179,6 +183,8 @@ impl LaunchReport {
             }),
             occupancy_limiter: limiter,
             lines: lines(spec, kernel, profile),
+            printf: stats.printf,
+            printf_dropped: stats.printf_dropped,
         }
     }
 }

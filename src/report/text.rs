@@ -149,6 +149,19 @@ pub fn render(r: &Report, top: usize) -> String {
             l.block[2],
             l.shared
         );
+        if !l.printf.is_empty() || l.printf_dropped > 0 {
+            let _ = writeln!(s, "  printf output:");
+            for line in l.printf.lines() {
+                let _ = writeln!(s, "  | {line}");
+            }
+            if l.printf_dropped > 0 {
+                let _ = writeln!(
+                    s,
+                    "  ({} printf calls dropped: the output reached the 1 MiB printf buffer)",
+                    thousands(l.printf_dropped)
+                );
+            }
+        }
         if let Some(res) = &l.resources {
             let _ = writeln!(
                 s,
