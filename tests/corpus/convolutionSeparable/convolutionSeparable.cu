@@ -1,7 +1,7 @@
 // gpumemsim corpus (convolutionSeparable): copied from https://github.com/NVIDIA/cuda-samples
 //   file Samples/2_Concepts_and_Techniques/convolutionSeparable/convolutionSeparable.cu, lines 1-27, 29-29, 31-38, 44-104, 118-179, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
-//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 28, 30); the host functions setConvolutionKernel, convolutionRowsGPU, convolutionColumnsGPU (lines 39-43, 105-117, 180-192) are left out; convolutionSeparable_common.h is copied beside it, whole.
+//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 28, 30); the host functions setConvolutionKernel, convolutionRowsGPU, convolutionColumnsGPU (lines 39-43, 105-117, 180-192) are left out; convolutionSeparable_common.h is copied beside it without its host declarations (lines 34-49; NVRTC rejects host functions in JIT mode).
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
  * Redistribution and use in source and binary forms, with or without

@@ -1,5 +1,5 @@
 // gpumemsim corpus (convolutionSeparable): copied from https://github.com/NVIDIA/cuda-samples
-//   file Samples/2_Concepts_and_Techniques/convolutionSeparable/convolutionSeparable_common.h, lines 1-50, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
+//   file Samples/2_Concepts_and_Techniques/convolutionSeparable/convolutionSeparable_common.h, lines 1-33, 50-50, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
@@ -33,21 +33,5 @@
 
 #define KERNEL_RADIUS 8
 #define KERNEL_LENGTH (2 * KERNEL_RADIUS + 1)
-
-////////////////////////////////////////////////////////////////////////////////
-// Reference CPU convolution
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void convolutionRowCPU(float *h_Dst, float *h_Src, float *h_Kernel, int imageW, int imageH, int kernelR);
-
-extern "C" void convolutionColumnCPU(float *h_Dst, float *h_Src, float *h_Kernel, int imageW, int imageH, int kernelR);
-
-////////////////////////////////////////////////////////////////////////////////
-// GPU convolution
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void setConvolutionKernel(float *h_Kernel);
-
-extern "C" void convolutionRowsGPU(float *d_Dst, float *d_Src, int imageW, int imageH);
-
-extern "C" void convolutionColumnsGPU(float *d_Dst, float *d_Src, int imageW, int imageH);
 
 #endif

@@ -1,5 +1,5 @@
 // gpumemsim corpus (histogram256): copied from https://github.com/NVIDIA/cuda-samples
-//   file Samples/2_Concepts_and_Techniques/histogram/histogram_common.h, lines 1-84, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
+//   file Samples/2_Concepts_and_Techniques/histogram/histogram_common.h, lines 1-63, 84-84, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
@@ -64,24 +64,4 @@ typedef unsigned char uchar;
 
 #define UMUL(a, b)    ((a) * (b))
 #define UMAD(a, b, c) (UMUL((a), (b)) + (c))
-
-////////////////////////////////////////////////////////////////////////////////
-// Reference CPU histogram
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void histogram64CPU(uint *h_Histogram, void *h_Data, uint byteCount);
-
-extern "C" void histogram256CPU(uint *h_Histogram, void *h_Data, uint byteCount);
-
-////////////////////////////////////////////////////////////////////////////////
-// GPU histogram
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void initHistogram64(void);
-extern "C" void initHistogram256(void);
-extern "C" void closeHistogram64(void);
-extern "C" void closeHistogram256(void);
-
-extern "C" void histogram64(uint *d_Histogram, void *d_Data, uint byteCount);
-
-extern "C" void histogram256(uint *d_Histogram, void *d_Data, uint byteCount);
-
 #endif

@@ -1,7 +1,7 @@
 // gpumemsim corpus (histogram64): copied from https://github.com/NVIDIA/cuda-samples
 //   file Samples/2_Concepts_and_Techniques/histogram/histogram64.cu, lines 1-27, 29-29, 33-34, 36-158, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
-//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 28, 30-32, 35); histogram_common.h is copied beside it, whole.
+//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 28, 30-32, 35); histogram_common.h is copied beside it without its host declarations (lines 64-83; NVRTC rejects host functions in JIT mode).
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
  * Redistribution and use in source and binary forms, with or without

@@ -1,7 +1,7 @@
 // gpumemsim corpus (mergeSort): copied from https://github.com/NVIDIA/cuda-samples
 //   file Samples/0_Introduction/mergeSort/mergeSort.cu, lines 1-35, 37-40, 42-151, 178-215, 233-269, 282-408, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
-//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 36, 41); the host launch wrappers (lines 152-177, 216-232, 270-281, 409-537) are left out; mergeSort_common.h is copied beside it, whole.
+//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 36, 41); the host launch wrappers (lines 152-177, 216-232, 270-281, 409-537) are left out; mergeSort_common.h is copied beside it without its host declarations (lines 36-60; NVRTC rejects host functions in JIT mode).
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
  * Redistribution and use in source and binary forms, with or without

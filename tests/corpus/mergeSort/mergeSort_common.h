@@ -1,5 +1,5 @@
 // gpumemsim corpus (mergeSort): copied from https://github.com/NVIDIA/cuda-samples
-//   file Samples/0_Introduction/mergeSort/mergeSort_common.h, lines 1-60, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
+//   file Samples/0_Introduction/mergeSort/mergeSort_common.h, lines 1-35, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
@@ -36,28 +36,3 @@ typedef unsigned int uint;
 #define SHARED_SIZE_LIMIT 1024U
 #define SAMPLE_STRIDE     128
 
-////////////////////////////////////////////////////////////////////////////////
-// Extensive sort validation routine
-////////////////////////////////////////////////////////////////////////////////
-extern "C" uint
-validateSortedKeys(uint *resKey, uint *srcKey, uint batchSize, uint arrayLength, uint numValues, uint sortDir);
-
-extern "C" void fillValues(uint *val, uint N);
-
-extern "C" int validateSortedValues(uint *resKey, uint *resVal, uint *srcKey, uint batchSize, uint arrayLength);
-
-////////////////////////////////////////////////////////////////////////////////
-// CUDA merge sort
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void initMergeSort(void);
-
-extern "C" void closeMergeSort(void);
-
-extern "C" void
-mergeSort(uint *dstKey, uint *dstVal, uint *bufKey, uint *bufVal, uint *srcKey, uint *srcVal, uint N, uint sortDir);
-
-////////////////////////////////////////////////////////////////////////////////
-// CPU "emulation"
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void
-mergeSortHost(uint *dstKey, uint *dstVal, uint *bufKey, uint *bufVal, uint *srcKey, uint *srcVal, uint N, uint sortDir);

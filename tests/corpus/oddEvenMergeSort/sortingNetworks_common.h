@@ -1,5 +1,5 @@
 // gpumemsim corpus (oddEvenMergeSort): copied from https://github.com/NVIDIA/cuda-samples
-//   file Samples/2_Concepts_and_Techniques/sortingNetworks/sortingNetworks_common.h, lines 1-55, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
+//   file Samples/2_Concepts_and_Techniques/sortingNetworks/sortingNetworks_common.h, lines 1-35, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
@@ -36,23 +36,3 @@ typedef unsigned int uint;
 ///////////////////////////////////////////////////////////////////////////////
 // Sort result validation routines
 ////////////////////////////////////////////////////////////////////////////////
-// Sorted keys array validation (check for integrity and proper order)
-extern "C" uint
-validateSortedKeys(uint *resKey, uint *srcKey, uint batchSize, uint arrayLength, uint numValues, uint dir);
-
-extern "C" int validateValues(uint *resKey, uint *resVal, uint *srcKey, uint batchSize, uint arrayLength);
-
-////////////////////////////////////////////////////////////////////////////////
-// CUDA sorting networks
-////////////////////////////////////////////////////////////////////////////////
-
-extern "C" uint
-bitonicSort(uint *d_DstKey, uint *d_DstVal, uint *d_SrcKey, uint *d_SrcVal, uint batchSize, uint arrayLength, uint dir);
-
-extern "C" void oddEvenMergeSort(uint *d_DstKey,
-                                 uint *d_DstVal,
-                                 uint *d_SrcKey,
-                                 uint *d_SrcVal,
-                                 uint  batchSize,
-                                 uint  arrayLength,
-                                 uint  dir);

@@ -1,7 +1,7 @@
 // gpumemsim corpus (scan): copied from https://github.com/NVIDIA/cuda-samples
 //   file Samples/2_Concepts_and_Techniques/scan/scan.cu, lines 1-27, 29-31, 33-168, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
-//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (scan.cu lines 28, 32; scan_common.h line 31, stdlib.h); the host part (lines 169-266) is left out; scan_common.h is copied beside it.
+//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (scan.cu lines 28, 32; scan_common.h line 31, stdlib.h); the host part (lines 169-266) is left out; scan_common.h is copied beside it without its host declarations (lines 38-61; NVRTC rejects host functions in JIT mode).
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
  * Redistribution and use in source and binary forms, with or without

@@ -1,5 +1,5 @@
 // gpumemsim corpus (scan): copied from https://github.com/NVIDIA/cuda-samples
-//   file Samples/2_Concepts_and_Techniques/scan/scan_common.h, lines 1-30, 32-62, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
+//   file Samples/2_Concepts_and_Techniques/scan/scan_common.h, lines 1-30, 32-37, 62-62, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
@@ -36,29 +36,5 @@
 // Shortcut typename
 ////////////////////////////////////////////////////////////////////////////////
 typedef unsigned int uint;
-
-////////////////////////////////////////////////////////////////////////////////
-// Implementation limits
-////////////////////////////////////////////////////////////////////////////////
-extern "C" const uint MAX_BATCH_ELEMENTS;
-extern "C" const uint MIN_SHORT_ARRAY_SIZE;
-extern "C" const uint MAX_SHORT_ARRAY_SIZE;
-extern "C" const uint MIN_LARGE_ARRAY_SIZE;
-extern "C" const uint MAX_LARGE_ARRAY_SIZE;
-
-////////////////////////////////////////////////////////////////////////////////
-// CUDA scan
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void initScan(void);
-extern "C" void closeScan(void);
-
-extern "C" size_t scanExclusiveShort(uint *d_Dst, uint *d_Src, uint batchSize, uint arrayLength);
-
-extern "C" size_t scanExclusiveLarge(uint *d_Dst, uint *d_Src, uint batchSize, uint arrayLength);
-
-////////////////////////////////////////////////////////////////////////////////
-// Reference CPU scan
-////////////////////////////////////////////////////////////////////////////////
-extern "C" void scanExclusiveHost(uint *dst, uint *src, uint batchSize, uint arrayLength);
 
 #endif

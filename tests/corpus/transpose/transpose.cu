@@ -1,7 +1,7 @@
 // gpumemsim corpus (transpose): copied from https://github.com/NVIDIA/cuda-samples
-//   file Samples/6_Performance/transpose/transpose.cu, lines 1-44, 48-297, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
+//   file Samples/6_Performance/transpose/transpose.cu, lines 1-44, 48-48, 50-59, 63-67, 69-297, commit c94ff366aed18c797b8a85dfaac7817b0228b420 (BSD-3-Clause; the license header is kept verbatim).
 //   The lines are verbatim; host code (main, allocation, launches) is left out.
-//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 45-47).
+//   Changes: host-only includes (assert.h, stdio.h, stdlib.h, string.h, helper_cuda.h and the like; NVRTC has none of them and the device code uses none) are left out (lines 45-47); the host globals sSDKsample, MATRIX_SIZE_X/Y, MUL_FACTOR, MAX_TILES (lines 49, 60-62, 68; NVRTC rejects host variables in JIT mode) are left out.
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
  * Redistribution and use in source and binary forms, with or without
@@ -47,7 +47,6 @@
 namespace cg = cooperative_groups;
 // Utilities and system includes
 
-const char *sSDKsample = "Transpose";
 
 // Each block transposes/copies a tile of TILE_DIM x TILE_DIM elements
 // using TILE_DIM x BLOCK_ROWS threads, so that each thread transposes
@@ -58,15 +57,11 @@ const char *sSDKsample = "Transpose";
 #define BLOCK_ROWS 16
 
 // This sample assumes that MATRIX_SIZE_X = MATRIX_SIZE_Y
-int MATRIX_SIZE_X = 1024;
-int MATRIX_SIZE_Y = 1024;
-int MUL_FACTOR    = TILE_DIM;
 
 #define FLOOR(a, b) (a - (a % b))
 
 // Compute the tile size necessary to illustrate performance cases for SM20+
 // hardware
-int MAX_TILES = (FLOOR(MATRIX_SIZE_X, 512) * FLOOR(MATRIX_SIZE_Y, 512)) / (TILE_DIM * TILE_DIM);
 
 // Number of repetitions used for timing.  Two sets of repetitions are
 // performed: 1) over kernel launches and 2) inside the kernel over just the
