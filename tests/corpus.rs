@@ -1,0 +1,252 @@
+//! The corpus of real CUDA programs (tests/corpus, see its MANIFEST.md): kernels taken verbatim
+//! from open-source projects, each with a spec and inputs.
+//!
+//! - `corpus_runs_as_recorded`: every spec runs in gpumemsim, except the ones listed in
+//!   `KNOWN_FAILING` (each with the error it gives today). A listed spec that starts to run is
+//!   printed (take it off the list); a spec that is not listed and fails, fails the test.
+//! - `corpus_outputs_equal_the_h200s`: every output equals the H200's, byte for byte, as recorded
+//!   under tests/hw/h200/corpus (by tests/corpus/collect_corpus.sh). Ignored until that data is
+//!   committed: unpack `corpus.tar.gz` there and delete the `#[ignore]` line; from then on missing
+//!   data is a failure. Outputs listed in `ORDER_DEPENDENT` are compared as the H200 allows (sorted,
+//!   or without the words whose value depends on the order atomics ran in). Programs listed in
+//!   `FLOAT_CAVEATS` use approximate math or leave ptxas room to contract; their differences are
+//!   printed with the reason, not failed, until the special-function and SASS issues settle them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use gpumemsim::run::{run_spec, RunOptions};
+use gpumemsim::spec::Spec;
+use sha2::{Digest, Sha256};
+
+const CORPUS: &str = "tests/corpus";
+const HW: &str = "tests/hw/h200/corpus";
+
+/// Specs that do not run in gpumemsim today, with a part of the error they give.
+const KNOWN_FAILING: &[(&str, &str)] = &[
+    // cg::block_tile_memory: the PTX reads %reserved_smem_offset_1
+    ("reduction_multiwarp", "%reserved_smem_offset_1"),
+    // cuda::memcpy_async on compute_90: cp.async.bulk ... mbarrier::complete_tx::bytes
+    ("globalToShmemAsyncCopy", "unexpected ':' in function body"),
+];
+
+/// How an output whose byte order depends on the order atomics ran in is compared.
+enum Order {
+    /// As a multiset of 32-bit words.
+    SortedWords,
+    /// Word for word, except these word indices.
+    SkipWords(&'static [usize]),
+}
+
+const ORDER_DEPENDENT: &[(&str, &str, Order)] = &[
+    // filter_arr appends with a warp-aggregated atomicAdd: the order is the atomics'.
+    (
+        "warpAggregatedAtomicsCG",
+        "warpAggregatedAtomicsCG_filtered.bin",
+        Order::SortedWords,
+    ),
+    // mapToBuckets: the same, within each bucket.
+    (
+        "warpAggregatedAtomicsCG",
+        "warpAggregatedAtomicsCG_indicesBuckets.bin",
+        Order::SortedWords,
+    ),
+    // word 2: atomicExch (the last thread's tid); word 7: the atomicCAS chain.
+    (
+        "simpleAtomicIntrinsics",
+        "simpleAtomicIntrinsics_odata.bin",
+        Order::SkipWords(&[2, 7]),
+    ),
+];
+
+/// Programs whose float results depend on approximate math or on ptxas's contractions.
+const FLOAT_CAVEATS: &[(&str, &str)] = &[
+    (
+        "BlackScholes",
+        "__expf/__logf (ex2/lg2.approx), rsqrtf, __fdividef (div.approx)",
+    ),
+    (
+        "blog_finite_difference",
+        "plain mul.f32 and add.f32 in the same kernels: ptxas may contract them into FFMA",
+    ),
+];
+
+/// Every corpus spec, as (program name = the spec's stem, path), sorted.
+fn specs() -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(CORPUS).expect("tests/corpus") {
+        let dir = dir.expect("dir entry").path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).expect("program dir") {
+            let f = f.expect("entry").path();
+            if f.extension().is_some_and(|e| e == "toml") {
+                let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+                out.push((name, f));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn run(path: &Path) -> Result<gpumemsim::report::Report, String> {
+    let spec = Spec::load(path).map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        write_outputs: false,
+        ..RunOptions::default()
+    };
+    run_spec(&spec, &opts, &mut |_, _, _| {}).map_err(|e| e.to_string())
+}
+
+fn known_failing(name: &str) -> Option<&'static str> {
+    KNOWN_FAILING
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, e)| *e)
+}
+
+#[test]
+fn corpus_runs_as_recorded() {
+    let specs = specs();
+    assert!(specs.len() >= 29, "only {} corpus specs", specs.len());
+    let (mut ran, mut failed, mut launches) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for (name, path) in &specs {
+        match (run(path), known_failing(name)) {
+            (Ok(report), None) => {
+                ran += 1;
+                launches += report.launches.len();
+                if report.outputs.is_empty() {
+                    bad.push(format!("{name}: no outputs"));
+                }
+            }
+            (Ok(_), Some(_)) => {
+                ran += 1;
+                eprintln!(
+                    "{name} runs now: take it off KNOWN_FAILING in tests/corpus.rs and MANIFEST.md"
+                );
+            }
+            (Err(e), Some(want)) => {
+                failed += 1;
+                if !e.contains(want) {
+                    bad.push(format!("{name}: fails differently: {e}"));
+                }
+            }
+            (Err(e), None) => bad.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "corpus: {ran} of {} specs run ({launches} launches), {failed} fail as listed",
+        specs.len()
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn hashes() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(format!("{HW}/outputs.sha256")).unwrap_or_else(|e| {
+        panic!("{HW}/outputs.sha256: {e} (collect it with tests/corpus/collect_corpus.sh)")
+    });
+    text.lines()
+        .filter_map(|l| {
+            l.split_once("  ")
+                .map(|(h, p)| (p.trim().to_string(), h.trim().to_string()))
+        })
+        .collect()
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect()
+}
+
+fn equal(program: &str, file: &str, hw: &[u8], sim: &[u8]) -> bool {
+    if hw.len() != sim.len() {
+        return false;
+    }
+    let rule = ORDER_DEPENDENT
+        .iter()
+        .find(|(p, f, _)| *p == program && *f == file);
+    match rule {
+        None => hw == sim,
+        Some((_, _, Order::SortedWords)) => {
+            let (mut h, mut s) = (words(hw), words(sim));
+            h.sort_unstable();
+            s.sort_unstable();
+            h == s
+        }
+        Some((_, _, Order::SkipWords(skip))) => words(hw)
+            .iter()
+            .zip(words(sim).iter())
+            .enumerate()
+            .all(|(i, (h, s))| h == s || skip.contains(&i)),
+    }
+}
+
+#[test]
+#[ignore = "enable once tests/hw/h200/corpus holds the H200 data (tests/corpus/collect_corpus.sh)"]
+fn corpus_outputs_equal_the_h200s() {
+    let hashes = hashes();
+    let exported: Vec<String> = std::fs::read_to_string(format!("{HW}/export.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.ends_with(" exported"))
+        .map(|l| l.trim_end_matches(" exported").to_string())
+        .collect();
+    let (mut checked, mut caveat_diffs) = (0, 0);
+    let mut bad = Vec::new();
+    for (name, path) in specs() {
+        if known_failing(&name).is_some() {
+            continue;
+        }
+        if !exported.is_empty() && !exported.contains(&name) {
+            bad.push(format!("{name}: not run on the H200 (export failed there)"));
+            continue;
+        }
+        let report = run(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (_, file, bytes) in &report.outputs {
+            let rel = format!("outputs/{name}/{file}");
+            let raw = Path::new(HW).join(&rel);
+            let ok = if raw.exists() {
+                let hw = std::fs::read(&raw).unwrap_or_else(|e| panic!("{rel}: {e}"));
+                equal(&name, file, &hw, bytes)
+            } else {
+                let want = hashes
+                    .get(&rel)
+                    .unwrap_or_else(|| panic!("no H200 output or hash for {rel}"));
+                assert!(
+                    !ORDER_DEPENDENT
+                        .iter()
+                        .any(|(p, f, _)| *p == name && f == file),
+                    "{rel}: order-dependent output needs the raw file, not only its hash"
+                );
+                format!("{:x}", Sha256::digest(bytes)) == *want
+            };
+            checked += 1;
+            if ok {
+                continue;
+            }
+            match FLOAT_CAVEATS.iter().find(|(p, _)| *p == name) {
+                Some((_, why)) => {
+                    caveat_diffs += 1;
+                    eprintln!("{rel} differs from the H200's (float caveat: {why})");
+                }
+                None => bad.push(format!("{rel} differs from the H200's")),
+            }
+        }
+    }
+    eprintln!("{checked} corpus outputs compared, {caveat_diffs} differ under a float caveat");
+    assert!(checked >= 60, "only {checked} outputs compared");
+    assert!(
+        bad.is_empty(),
+        "{} of {checked} outputs differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Writes the corpus input files that the spec `init` kinds cannot express (values in a range,
+the samples' test patterns). Deterministic: splitmix64 (the same stream as `random:SEED`), so
+rerunning it rewrites the same bytes. Run from anywhere: python3 tests/corpus/inputs/gen_inputs.py"""
+import os, struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+M64 = (1 << 64) - 1
+
+def splitmix64(seed):
+    s = seed
+    while True:
+        s = (s + 0x9E3779B97F4A7C15) & M64
+        z = s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        yield z ^ (z >> 31)
+
+def ints_mod(seed, n, m):
+    g = splitmix64(seed)
+    return [next(g) % m for _ in range(n)]
+
+def floats_in(seed, n, lo, hi):
+    # like the samples' RandFloat(lo, hi) = lo + (hi - lo) * t, t in [0, 1), computed in f32
+    g = splitmix64(seed)
+    out = []
+    for _ in range(n):
+        t = struct.unpack('<f', struct.pack('<f', (next(g) >> 40) / float(1 << 24)))[0]
+        v = struct.unpack('<f', struct.pack('<f', (1.0 - t) * lo + t * hi))[0]
+        out.append(v)
+    return out
+
+def write(name, fmt, values):
+    with open(os.path.join(HERE, name), 'wb') as f:
+        f.write(struct.pack('<%d%s' % (len(values), fmt), *values))
+
+# warpAggregatedAtomicsCG: data_to_filter[i] = rand() % numOfBuckets (5)
+write('buckets_16384_mod5.i32', 'i', ints_mod(1001, 16384, 5))
+# binaryPartitionCG: initOddEvenArr: rand() % 50
+write('oddeven_16384_mod50.i32', 'i', ints_mod(1002, 16384, 50))
+# simpleVoteIntrinsics: genVoteTestPattern(VOTE_PATTERN, 128), as the sample writes it
+size = 128
+p = [0] * size
+for i in range(size // 4): p[i] = 0
+for i in range(2 * size // 8, 4 * size // 8): p[i] = i if (i & 1) else 0
+for i in range(2 * size // 4, 3 * size // 4): p[i] = 0 if (i & 1) else i
+for i in range(3 * size // 4, size): p[i] = 0xFFFFFFFF
+write('vote_pattern_128.u32', 'I', p)
+# BlackScholes: RandFloat(5, 30), RandFloat(1, 100), RandFloat(0.25, 10), 8192 options
+write('bs_stock_8192.f32', 'f', floats_in(1003, 8192, 5.0, 30.0))
+write('bs_strike_8192.f32', 'f', floats_in(1004, 8192, 1.0, 100.0))
+write('bs_years_8192.f32', 'f', floats_in(1005, 8192, 0.25, 10.0))
