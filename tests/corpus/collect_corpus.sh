@@ -53,22 +53,31 @@ else
     SPECS=(tests/corpus/*/*.toml)
 fi
 
-# 1. Export.
+# 1. Export (CORPUS_PREEXPORTED=1: the programs were exported elsewhere, with the same
+#    gpumemsim, by a CORPUS_EXPORT_ONLY=1 run that left hw/corpus-progs/export.txt).
 NAMES=()
-: > "$STAGE/export.txt"
-for spec in "${SPECS[@]}"; do
-    n=$(basename "$spec" .toml)
-    if "$GMS" export-cuda "$spec" -o "$PROGDIR/$n.cu" > "$STAGE/logs/$n.export.log" 2>&1; then
-        NAMES+=("$n")
-        echo "$n exported" >> "$STAGE/export.txt"
-    else
-        echo "$n EXPORT-FAILED $(head -1 "$STAGE/logs/$n.export.log")" >> "$STAGE/export.txt"
-    fi
-done
+if [ "${CORPUS_PREEXPORTED:-0}" = 1 ]; then
+    cp "$PROGDIR/export.txt" "$STAGE/export.txt"
+    while read -r n status _; do
+        [ "$status" = exported ] && NAMES+=("$n")
+    done < "$STAGE/export.txt"
+else
+    : > "$STAGE/export.txt"
+    for spec in "${SPECS[@]}"; do
+        n=$(basename "$spec" .toml)
+        if "$GMS" export-cuda "$spec" -o "$PROGDIR/$n.cu" > "$STAGE/logs/$n.export.log" 2>&1; then
+            NAMES+=("$n")
+            echo "$n exported" >> "$STAGE/export.txt"
+        else
+            echo "$n EXPORT-FAILED $(head -1 "$STAGE/logs/$n.export.log")" >> "$STAGE/export.txt"
+        fi
+    done
+fi
 echo "exported ${#NAMES[@]} of ${#SPECS[@]} specs into $PROGDIR"
 if [ "${CORPUS_EXPORT_ONLY:-0}" = 1 ]; then
     cat "$STAGE/export.txt"
     cp "$STAGE/export.txt" "$OUT/corpus_export.txt"
+    cp "$STAGE/export.txt" "$PROGDIR/export.txt"
     rm -rf "$WORK"
     exit 0
 fi
@@ -80,7 +89,7 @@ METRICS=$(sed -n '/<!-- metrics:begin -->/,/<!-- metrics:end -->/p' "$ROOT/tests
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "host: $(uname -a)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,vbios_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1)"
-    echo "gpumemsim: $("$GMS" --version 2>&1) commit $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "gpumemsim: $("$GMS" --version 2>&1 || echo "programs exported beforehand") commit $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)"
     echo "--- nvcc --version"; nvcc --version 2>&1
     echo "--- ncu --version"; ncu --version 2>&1
     echo "--- metrics"; echo "$METRICS" | tr , '\n'
