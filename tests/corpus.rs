@@ -190,7 +190,6 @@ fn equal(program: &str, file: &str, hw: &[u8], sim: &[u8]) -> bool {
 }
 
 #[test]
-#[ignore = "enable once tests/hw/h200/corpus holds the H200 data (tests/corpus/collect_corpus.sh)"]
 fn corpus_outputs_equal_the_h200s() {
     let hashes = hashes();
     let exported: Vec<String> = std::fs::read_to_string(format!("{HW}/export.txt"))

@@ -127,3 +127,30 @@ fn a_member_mask_naming_absent_lanes_is_reported() {
     assert!(stderr.contains("lane 16"), "{stderr}");
     assert!(stderr.contains("device_runtime.cu:26"), "{stderr}");
 }
+
+/// The H200 printed the same lines (tests/hw/h200/hw/logs/device_runtime.run.log, the
+/// exported program run on the H200; see tests/hw/README.md). The two blocks' lines may come in
+/// either order there, so the lines are compared as a multiset.
+#[test]
+fn printf_lines_equal_the_h200s() {
+    let log = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/hw/h200/hw/logs/device_runtime.run.log"
+    ))
+    .expect("the H200 run log");
+    let mut hw: Vec<&str> = log.lines().filter(|l| l.starts_with("t=")).collect();
+    let s = spec(
+        "printf-hw",
+        "[[launch]]\nkernel = \"say\"\ngrid = [2]\nblock = [32]\nargs = [\"v\", 40]\n",
+    );
+    let (code, stdout, stderr) = run(&s);
+    assert_eq!(code, 0, "{stderr}");
+    let mut sim: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  | "))
+        .collect();
+    assert_eq!(hw.len(), 8, "the H200 log has {} printf lines", hw.len());
+    hw.sort_unstable();
+    sim.sort_unstable();
+    assert_eq!(sim, hw);
+}

@@ -59,7 +59,10 @@ NAMES=()
 if [ "${CORPUS_PREEXPORTED:-0}" = 1 ]; then
     cp "$PROGDIR/export.txt" "$STAGE/export.txt"
     while read -r n status _; do
-        [ "$status" = exported ] && NAMES+=("$n")
+        [ "$status" = exported ] || continue
+        for spec in "${SPECS[@]}"; do
+            [ "$(basename "$spec" .toml)" = "$n" ] && NAMES+=("$n")
+        done
     done < "$STAGE/export.txt"
 else
     : > "$STAGE/export.txt"
