@@ -547,17 +547,22 @@ impl<'a> KernelBuilder<'a> {
         // A kernel that falls off its end exits.
         self.push(Op::Exit, None, f.span)?;
         self.call_stack.pop();
-        let reqntid = f
-            .directives
-            .iter()
-            .find(|(d, _)| d == ".reqntid")
-            .map(|(_, v)| {
-                [
-                    v.first().copied().unwrap_or(1) as u32,
-                    v.get(1).copied().unwrap_or(1) as u32,
-                    v.get(2).copied().unwrap_or(1) as u32,
-                ]
-            });
+        let reqntid = match f.directives.iter().find(|(d, _)| d == ".reqntid") {
+            None => None,
+            Some((_, v)) => {
+                let mut dims = [1u32; 3];
+                for (k, d) in dims.iter_mut().enumerate() {
+                    let n = v.get(k).copied().unwrap_or(1);
+                    *d = u32::try_from(n).or_else(|_| {
+                        self.err(
+                            f.span,
+                            format!(".reqntid {n} of '{}' does not fit in 32 bits", f.name),
+                        )
+                    })?;
+                }
+                Some(dims)
+            }
+        };
         Ok(Kernel {
             name: f.name.clone(),
             code: std::mem::take(&mut self.code),
@@ -1887,44 +1892,13 @@ fn describe(op: &Operand) -> String {
 /// Nsight Compute counts it as a reduction (tests/hw/h200/hw/ncu/histogram.csv: the global
 /// `atomicAdd` without a used result shows under `op_red`). Mark those atomics as reductions so
 /// the requests they make carry the same kind.
+///
+/// This changes what is counted, never what is computed: the atomic still reads, modifies and
+/// writes memory and still writes its destination, and the executor uses `kind` only to label
+/// the request it reports. The read set is every register any instruction reads
+/// ([`regs_of`]), on any path, guarded or not, so a destination read anywhere keeps its atomic.
 fn mark_unused_atomics(code: &mut [Inst]) {
-    let mut read = std::collections::HashSet::new();
-    for i in code.iter() {
-        let mut srcs: Vec<Src> = Vec::new();
-        let mut base = None;
-        match &i.op {
-            Op::Alu { a, b, c, e, .. } => srcs.extend([*a, *b, *c, *e]),
-            Op::Carry { a, b, c, .. } | Op::Shfl { a, b, c, .. } => srcs.extend([*a, *b, *c]),
-            Op::Cvt { a, .. }
-            | Op::Cvta { a, .. }
-            | Op::PredFromReg { a, .. }
-            | Op::Match { a, .. }
-            | Op::Redux { a, .. } => srcs.push(*a),
-            Op::Setp { a, b, .. } | Op::Set { a, b, .. } | Op::Selp { a, b, .. } => {
-                srcs.extend([*a, *b])
-            }
-            Op::Ld { addr, .. } => base = addr.base,
-            Op::St { s, addr, .. } => {
-                srcs.extend(s.iter().copied());
-                base = addr.base;
-            }
-            Op::Atom { addr, b, c, .. } => {
-                srcs.extend([*b, *c]);
-                base = addr.base;
-            }
-            Op::Bar { id, count, .. } => {
-                srcs.push(*id);
-                srcs.extend(count.iter().copied());
-            }
-            Op::BarRed { id, .. } => srcs.push(*id),
-            _ => {}
-        }
-        read.extend(srcs.iter().filter_map(|s| match s {
-            Src::Reg(r) => Some(*r),
-            _ => None,
-        }));
-        read.extend(base);
-    }
+    let read: HashSet<Reg> = code.iter().flat_map(|i| regs_of(&i.op).0).collect();
     for i in code.iter_mut() {
         if let Op::Atom { d, kind, .. } = &mut i.op {
             if d.is_none_or(|r| !read.contains(&r)) {
