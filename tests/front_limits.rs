@@ -479,7 +479,7 @@ fn exponential_inlining_is_a_located_error() {
         &dir,
         &[
             "kernel.ptx:",
-            ": error: kernel 'k' has more than 2097152 instructions",
+            ": error: kernel 'k' has more than 1048576 instructions",
         ],
     );
 }

@@ -42,7 +42,7 @@ const MAX_CALL_DEPTH: usize = 32;
 pub const MAX_REGS_PER_KERNEL: u64 = 1 << 18;
 
 /// Instructions a kernel may have after inlining (each inlined call copies its callee's body).
-pub const MAX_INSTS_PER_KERNEL: usize = 1 << 21;
+pub const MAX_INSTS_PER_KERNEL: usize = 1 << 20;
 
 /// Static shared memory per kernel ptxas accepts: "Entry function 'k' uses too much shared data
 /// (0x... bytes, 0xc000 max)".
