@@ -154,12 +154,23 @@ fn four_billion_registers_are_refused_before_any_is_made() {
 }
 
 #[test]
-fn predicate_registers_have_the_same_limit() {
-    let ptx = kernel("", "\t.reg .pred %p<300000>;", "");
+fn predicates_past_65536_are_refused_not_aliased() {
+    // All 65536 that a predicate index holds are distinct ...
+    let ptx = kernel(
+        "",
+        "\t.reg .pred %p<65536>;\n\t.reg .b32 %r<2>;",
+        "\tsetp.eq.u32 %p0, 1, 1;\n\tsetp.eq.u32 %p65535, 1, 0;\n\
+         \tselp.u32 %r0, 5, 6, %p0;\n\tselp.u32 %r1, 5, 6, %p65535;\n\
+         \tst.global.u32 [%o], %r0;\n\tst.global.u32 [%o+4], %r1;",
+    );
+    let dir = case("preds64k", &ptx, &spec("u32", 2, 1));
+    assert_eq!(words::<4>(&runs(&dir)), [5, 6]);
+    // ... and one more is refused.
+    let ptx = kernel("", "\t.reg .pred %p<65537>;", "");
     let dir = case("preds", &ptx, &spec("u32", 1, 1));
     refused(
         &dir,
-        &[&located(&ptx, ".reg .pred"), "262144 predicate registers"],
+        &[&located(&ptx, ".reg .pred"), "65536 predicate registers"],
     );
 }
 

@@ -15,8 +15,9 @@ use types::ScalarType;
 /// Index of a general register in a warp's register file (at most
 /// [`crate::ptx::lower::MAX_REGS_PER_KERNEL`] per kernel, so never truncated).
 pub type Reg = u32;
-/// Index of a predicate register (same limit).
-pub type PredReg = u32;
+/// Index of a predicate register (at most [`crate::ptx::lower::MAX_PREDS_PER_KERNEL`] per
+/// kernel, so never truncated).
+pub type PredReg = u16;
 
 /// Per-lane arithmetic: up to four sources to one result.
 pub type LaneFn = fn(u64, u64, u64, u64) -> u64;

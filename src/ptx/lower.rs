@@ -17,7 +17,8 @@
 //! Sizes are 64-bit and checked before anything is allocated, against what ptxas refuses
 //! (48 KB of static shared memory per kernel, 64 KB of `.const` per module, 512 KB of local
 //! memory per thread, 32,764 bytes of kernel parameters) and against the front end's own limits
-//! ([`MAX_REGS_PER_KERNEL`], [`MAX_INSTS_PER_KERNEL`], [`LowerOptions::max_global_var_bytes`]).
+//! ([`MAX_REGS_PER_KERNEL`], [`MAX_PREDS_PER_KERNEL`], [`MAX_INSTS_PER_KERNEL`],
+//! [`LowerOptions::max_global_var_bytes`]).
 //!
 //! Two passes imitate ptxas where the hardware counters show its work ([`LowerOptions::ptxas_passes`]):
 //! an `atom` whose result is never read counts as a reduction, and runs of 4-byte shared loads
@@ -37,9 +38,13 @@ use crate::mem::space::{GLOBAL_VARS_BASE, PARAM_FRAME_BIT};
 /// Maximum depth of inlined calls.
 const MAX_CALL_DEPTH: usize = 32;
 
-/// General registers (and, separately, predicate registers) a kernel may declare, calls inlined.
-/// Each costs 256 bytes per warp in the executor (32 lanes of 64 bits).
+/// General registers a kernel may declare, calls inlined. Each costs 256 bytes per warp in the
+/// executor (32 lanes of 64 bits).
 pub const MAX_REGS_PER_KERNEL: u64 = 1 << 18;
+
+/// Predicate registers a kernel may declare, calls inlined: all that a [`PredReg`] indexes
+/// (kept at 16 bits so that a guard stays small in every decoded instruction).
+pub const MAX_PREDS_PER_KERNEL: u64 = PredReg::MAX as u64 + 1;
 
 /// Instructions a kernel may have after inlining (each inlined call copies its callee's body).
 pub const MAX_INSTS_PER_KERNEL: usize = 1 << 20;
@@ -666,15 +671,20 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
-    /// Makes room for `n` more registers (general or predicate, `what` says which), refusing
-    /// the kernel when that would pass [`MAX_REGS_PER_KERNEL`]. Called before any is created.
-    fn reserve_regs(&self, have: u32, n: u64, what: &str, span: Span) -> Result<(), PtxError> {
-        if (have as u64).saturating_add(n) > MAX_REGS_PER_KERNEL {
+    /// Makes room for `n` more registers (predicates when `pred`), refusing the kernel when that
+    /// would pass [`MAX_REGS_PER_KERNEL`] ([`MAX_PREDS_PER_KERNEL`]). Called before any is made.
+    fn reserve_regs(&self, pred: bool, n: u64, span: Span) -> Result<(), PtxError> {
+        let (have, max, what) = if pred {
+            (self.num_preds, MAX_PREDS_PER_KERNEL, "predicate")
+        } else {
+            (self.num_regs, MAX_REGS_PER_KERNEL, "general")
+        };
+        if (have as u64).saturating_add(n) > max {
             let f = self.call_stack.first().map(String::as_str).unwrap_or("");
             return self.err(
                 span,
                 format!(
-                    "kernel '{f}' declares more than {MAX_REGS_PER_KERNEL} {what} registers (calls inlined), the front end's limit"
+                    "kernel '{f}' declares more than {max} {what} registers (calls inlined), the front end's limit"
                 ),
             );
         }
@@ -682,7 +692,7 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn new_reg(&mut self, span: Span) -> Result<Reg, PtxError> {
-        self.reserve_regs(self.num_regs, 1, "general", span)?;
+        self.reserve_regs(false, 1, span)?;
         let r = self.num_regs as Reg;
         self.num_regs += 1;
         Ok(r)
@@ -726,11 +736,7 @@ impl<'a> KernelBuilder<'a> {
                 let n = d.range.unwrap_or(1);
                 let is_pred = d.ty == ScalarType::Pred;
                 // All of them are checked against the limit before the first is made.
-                if is_pred {
-                    self.reserve_regs(self.num_preds, n, "predicate", d.span)?;
-                } else {
-                    self.reserve_regs(self.num_regs, n, "general", d.span)?;
-                }
+                self.reserve_regs(is_pred, n, d.span)?;
                 let mut add = |name: String, kb: &mut Self| {
                     let k = if is_pred {
                         let p = kb.num_preds as PredReg;
