@@ -385,8 +385,8 @@ fn hundred_megabytes_of_local_per_thread_are_refused() {
         &dir,
         &[
             &located(&ptx, ".local"),
-            "Entry function 'k' uses too much local data",
-            "0x80000 max",
+            "kernel 'k' needs 0x5f5e100 bytes of local memory per thread with 'l'",
+            "0x80000 (512 KB)",
         ],
     );
 }
@@ -405,7 +405,7 @@ fn kernel_parameters_past_32764_bytes_are_refused() {
                .visible .entry k(\n\t.param .align 4 .b8 p[4294967300]\n)\n{\n\tret;\n}\n";
     let e = lower_err(ptx);
     assert!(
-        e.contains("<ptx>:5:2: error: Entry function 'k' uses too much parameter space"),
+        e.contains("<ptx>:5:2: error: kernel 'k' needs more than 32764 bytes of parameters"),
         "{e}"
     );
 }

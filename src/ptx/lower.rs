@@ -14,9 +14,10 @@
 //!   references, in declaration order; `extern .shared` arrays start after them at their alignment.
 //! - `.local` variables and call parameters form a per-thread frame starting at 0.
 //!
-//! Sizes are 64-bit and checked before anything is allocated, against what ptxas refuses
-//! (48 KB of static shared memory per kernel, 64 KB of `.const` per module, 512 KB of local
-//! memory per thread, 32,764 bytes of kernel parameters) and against the front end's own limits
+//! Sizes are 64-bit and checked before anything is allocated: against ptxas's 48 KB of static
+//! shared memory per kernel (refused with ptxas's message), the 64 KB constant bank, CUDA's
+//! 512 KB of local memory per thread and 32,764 bytes of kernel parameters, and the front end's
+//! own limits
 //! ([`MAX_REGS_PER_KERNEL`], [`MAX_PREDS_PER_KERNEL`], [`MAX_INSTS_PER_KERNEL`],
 //! [`LowerOptions::max_global_var_bytes`]).
 //!
@@ -525,7 +526,7 @@ impl<'a> KernelBuilder<'a> {
                 return self.err(
                     p.span,
                     format!(
-                        "Entry function '{}' uses too much parameter space with '{}' (more than {MAX_PARAM_BYTES} bytes, {MAX_PARAM_BYTES:#x} max)",
+                        "kernel '{}' needs more than {MAX_PARAM_BYTES} bytes of parameters with '{}', more than a kernel may take",
                         f.name, p.name
                     ),
                 );
@@ -799,7 +800,7 @@ impl<'a> KernelBuilder<'a> {
                 self.err(
                     d.span,
                     format!(
-                        "Entry function '{k}' uses too much local data with '{}' ({need} bytes, {MAX_LOCAL_BYTES:#x} max)",
+                        "kernel '{k}' needs {need} bytes of local memory per thread with '{}', more than the {MAX_LOCAL_BYTES:#x} (512 KB) a thread may have",
                         d.name
                     ),
                 )
@@ -2243,5 +2244,52 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
             break;
         }
         pc += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mov(d: Reg, a: Src) -> Inst {
+        Inst {
+            op: Op::Alu {
+                f: |a, _, _, _| a,
+                d,
+                a,
+                b: Src::Imm(0),
+                c: Src::Imm(0),
+                e: Src::Imm(0),
+            },
+            guard: None,
+        }
+    }
+
+    /// `r_k = r_{k-1}` for k = n..1 laid out last link first, then `r_0 = 4`: an in-order sweep
+    /// learns one link per pass; the fixpoint knows every register is 4-aligned, no more.
+    #[test]
+    fn alignment_reaches_the_fixpoint_of_a_long_reversed_chain() {
+        let n: Reg = 10_000;
+        let mut code = Vec::new();
+        let mut rules = Vec::new();
+        for k in (1..=n).rev() {
+            rules.push((code.len(), AlignRule::Copy(Src::Reg(k - 1))));
+            code.push(mov(k, Src::Reg(k - 1)));
+        }
+        rules.push((code.len(), AlignRule::Copy(Src::Imm(4))));
+        code.push(mov(0, Src::Imm(4)));
+        let align = register_alignment(&code, &rules, n as usize + 1).expect("settles");
+        assert!(align.iter().all(|&a| a == 4), "{:?}", &align[..8]);
+    }
+
+    #[test]
+    fn alignment_is_the_minimum_over_every_definition() {
+        // r1 = 16, r1 = r1 + 8 (a loop's increment): 8-aligned, not 16.
+        let code = vec![mov(1, Src::Imm(16)), mov(1, Src::Reg(1))];
+        let rules = vec![
+            (0, AlignRule::Copy(Src::Imm(16))),
+            (1, AlignRule::Add(Src::Reg(1), Src::Imm(8))),
+        ];
+        assert_eq!(register_alignment(&code, &rules, 2), Some(vec![64, 8]));
     }
 }
