@@ -154,14 +154,14 @@ impl Warp {
 
     /// Register `r`'s lanes.
     #[inline(always)]
-    pub fn reg(&self, r: u16) -> &[u64] {
+    pub fn reg(&self, r: crate::ir::Reg) -> &[u64] {
         let b = r as usize * 32;
         &self.regs[b..b + 32]
     }
 
     /// Register `r`'s lanes, mutably.
     #[inline(always)]
-    pub fn reg_mut(&mut self, r: u16) -> &mut [u64] {
+    pub fn reg_mut(&mut self, r: crate::ir::Reg) -> &mut [u64] {
         let b = r as usize * 32;
         &mut self.regs[b..b + 32]
     }

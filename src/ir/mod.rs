@@ -12,9 +12,11 @@ pub mod types;
 use crate::mem::request::{AccessKind, CacheOp, Space};
 use types::ScalarType;
 
-/// Index of a general register in a warp's register file.
-pub type Reg = u16;
-/// Index of a predicate register.
+/// Index of a general register in a warp's register file (at most
+/// [`crate::ptx::lower::MAX_REGS_PER_KERNEL`] per kernel, so never truncated).
+pub type Reg = u32;
+/// Index of a predicate register (at most [`crate::ptx::lower::MAX_PREDS_PER_KERNEL`] per
+/// kernel, so never truncated).
 pub type PredReg = u16;
 
 /// Per-lane arithmetic: up to four sources to one result.
@@ -559,12 +561,14 @@ pub struct Kernel {
     pub params: Vec<Param>,
     /// Size of the parameter buffer.
     pub param_bytes: u32,
-    /// Static shared memory in bytes (declared `.shared` variables this kernel uses).
-    pub static_shared: u32,
+    /// Static shared memory in bytes (declared `.shared` variables this kernel uses; at most
+    /// [`crate::ptx::lower::MAX_STATIC_SHARED`], as ptxas allows).
+    pub static_shared: u64,
     /// Offset where dynamic (`extern .shared`) memory starts.
     pub dynamic_shared_offset: u32,
-    /// Local memory per thread in bytes (`.local` declarations, call frames included).
-    pub local_bytes: u32,
+    /// Local memory per thread in bytes (`.local` declarations, call frames included; at most
+    /// [`crate::ptx::lower::MAX_LOCAL_BYTES`]).
+    pub local_bytes: u64,
     /// Source files from `.file`, by index.
     pub files: Vec<(u32, String)>,
     /// `.reqntid`/`.maxntid` if written.

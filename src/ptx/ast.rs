@@ -40,19 +40,25 @@ pub struct VarDecl {
     /// Initializer values, flattened.
     pub init: Vec<InitValue>,
     /// `%r<36>`: a parameterized register range of this many.
-    pub range: Option<u32>,
+    pub range: Option<u64>,
     /// Where it stands.
     pub span: Span,
 }
 
 impl VarDecl {
-    /// Element count (1 for a scalar; 0 for an unsized extern array).
-    pub fn elements(&self) -> u64 {
+    /// Element count (1 for a scalar; 0 for an unsized extern array); `None` when the product
+    /// of the dimensions does not fit in 64 bits.
+    pub fn elements(&self) -> Option<u64> {
         let mut n = self.vector.unwrap_or(1) as u64;
         for d in &self.dims {
-            n = n.saturating_mul(d.unwrap_or(0));
+            n = n.checked_mul(d.unwrap_or(0))?;
         }
-        n
+        Some(n)
+    }
+
+    /// Size in bytes (elements times the element size); `None` when it does not fit in 64 bits.
+    pub fn bytes(&self) -> Option<u64> {
+        self.elements()?.checked_mul(self.ty.size() as u64)
     }
 }
 

@@ -13,11 +13,23 @@
 //! - A kernel's static shared memory holds the `.shared` variables it (or a function it calls)
 //!   references, in declaration order; `extern .shared` arrays start after them at their alignment.
 //! - `.local` variables and call parameters form a per-thread frame starting at 0.
+//!
+//! Sizes are 64-bit and checked before anything is allocated: against ptxas's 48 KB of static
+//! shared memory per kernel (refused with ptxas's message), the 64 KB constant bank, CUDA's
+//! 512 KB of local memory per thread and 32,764 bytes of kernel parameters, and the front end's
+//! own limits
+//! ([`MAX_REGS_PER_KERNEL`], [`MAX_PREDS_PER_KERNEL`], [`MAX_INSTS_PER_KERNEL`],
+//! [`LowerOptions::max_global_var_bytes`]).
+//!
+//! Two passes imitate ptxas where the hardware counters show its work ([`LowerOptions::ptxas_passes`]):
+//! an `atom` whose result is never read counts as a reduction, and runs of 4-byte shared loads
+//! proven aligned become one vector load. Neither may change what a program computes: the first
+//! changes only the kind of request counted, the second fuses only what its analysis proves.
 
 use std::collections::{HashMap, HashSet};
 
 use super::ast::{self, DeclSpace, InitValue, Operand, Statement};
-use super::error::{line_col, PtxError, Span};
+use super::error::{LineIndex, PtxError, Span};
 use crate::exec::{alu, fsel};
 use crate::ir::types::ScalarType;
 use crate::ir::*;
@@ -27,6 +39,55 @@ use crate::mem::space::{GLOBAL_VARS_BASE, PARAM_FRAME_BIT};
 /// Maximum depth of inlined calls.
 const MAX_CALL_DEPTH: usize = 32;
 
+/// General registers a kernel may declare, calls inlined. Each costs 256 bytes per warp in the
+/// executor (32 lanes of 64 bits).
+pub const MAX_REGS_PER_KERNEL: u64 = 1 << 18;
+
+/// Predicate registers a kernel may declare, calls inlined: all that a [`PredReg`] indexes
+/// (kept at 16 bits so that a guard stays small in every decoded instruction).
+pub const MAX_PREDS_PER_KERNEL: u64 = PredReg::MAX as u64 + 1;
+
+/// Instructions a kernel may have after inlining (each inlined call copies its callee's body).
+pub const MAX_INSTS_PER_KERNEL: usize = 1 << 20;
+
+/// Static shared memory per kernel ptxas accepts: "Entry function 'k' uses too much shared data
+/// (0x... bytes, 0xc000 max)".
+pub const MAX_STATIC_SHARED: u64 = 0xc000;
+
+/// Constant bank 0 a module may fill with `.const` variables (PTX ISA 5.1.3 "Constant State
+/// Space": 64 KB).
+pub const MAX_CONST_BYTES: u64 = 0x1_0000;
+
+/// Local memory per thread (CUDA C++ Programming Guide, "Features and Technical Specifications":
+/// 512 KB for every compute capability since 2.0).
+pub const MAX_LOCAL_BYTES: u64 = 512 * 1024;
+
+/// Kernel parameter space (CUDA 12.1 and later on Volta and newer: 32,764 bytes).
+pub const MAX_PARAM_BYTES: u64 = 32_764;
+
+/// Default for [`LowerOptions::max_global_var_bytes`].
+pub const DEFAULT_MAX_GLOBAL_VAR_BYTES: u64 = 4 << 30;
+
+/// How a module is lowered.
+#[derive(Clone, Debug)]
+pub struct LowerOptions {
+    /// Run the passes that imitate ptxas (unused atomics as reductions, fused shared loads).
+    /// They change counters, never outputs; turning them off is for checking exactly that.
+    pub ptxas_passes: bool,
+    /// Bytes the module-scope `.global` variables may take together. Their initial contents
+    /// are built in host memory at load time, so a limit far below the GPU's memory applies.
+    pub max_global_var_bytes: u64,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions {
+            ptxas_passes: true,
+            max_global_var_bytes: DEFAULT_MAX_GLOBAL_VAR_BYTES,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 enum ModSym {
     Global(u64),
@@ -35,15 +96,44 @@ enum ModSym {
     ExternShared { align: u64 },
 }
 
-/// Lowers a parsed module. `src` is the PTX text, for error positions.
+/// Lowers a parsed module with the default [`LowerOptions`]. `src` is the PTX text, for error
+/// positions.
 pub fn lower(m: &ast::Module, src: &str) -> Result<Program, PtxError> {
+    lower_with(m, src, &LowerOptions::default())
+}
+
+/// The size in bytes of a declaration, or a located error when it does not fit in 64 bits.
+fn decl_bytes(v: &ast::VarDecl, lines: &LineIndex, src: &str) -> Result<u64, PtxError> {
+    v.bytes().ok_or_else(|| {
+        PtxError::at_indexed(
+            src,
+            lines,
+            v.span,
+            format!("the size of '{}' does not fit in 64 bits", v.name),
+        )
+    })
+}
+
+/// `top` rounded up to `align`, then `size` more: the address a variable gets and the new top;
+/// `None` on overflow.
+fn place(top: u64, align: u64, size: u64) -> Option<(u64, u64)> {
+    let align = align.max(1);
+    let addr = top.div_ceil(align).checked_mul(align)?;
+    Some((addr, addr.checked_add(size)?))
+}
+
+/// Lowers a parsed module. `src` is the PTX text, for error positions.
+pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Program, PtxError> {
+    let lines = LineIndex::new(src);
+    let lines = &lines;
     let mut syms: HashMap<String, ModSym> = HashMap::new();
     let mut shared_order: Vec<String> = Vec::new();
     let mut vars = Vec::new();
     let mut const_top = 0u64;
     let mut global_top = GLOBAL_VARS_BASE;
+    let global_limit = GLOBAL_VARS_BASE.saturating_add(opts.max_global_var_bytes);
     for v in &m.vars {
-        let size = v.elements() * v.ty.size() as u64;
+        let size = decl_bytes(v, lines, src)?;
         let align = v.align.unwrap_or(v.ty.size()).max(1) as u64;
         match v.space {
             DeclSpace::Const | DeclSpace::Global => {
@@ -53,9 +143,36 @@ pub fn lower(m: &ast::Module, src: &str) -> Result<Program, PtxError> {
                 } else {
                     &mut global_top
                 };
-                let addr = top.div_ceil(align) * align;
-                *top = addr + size;
-                let init = init_bytes(v, size, src, &syms)?;
+                let limit = if is_const {
+                    MAX_CONST_BYTES
+                } else {
+                    global_limit
+                };
+                // Checked before the variable's bytes are allocated.
+                let (addr, new_top) = match place(*top, align, size) {
+                    Some((addr, end)) if end <= limit => (addr, end),
+                    end => {
+                        let message = if is_const {
+                            let need =
+                                end.map_or("more than 2^64".into(), |(_, e)| format!("{e:#x}"));
+                            format!(
+                                "the module uses too much constant data with '{}' ({need} bytes, {MAX_CONST_BYTES:#x} max: the 64 KB constant bank)",
+                                v.name
+                            )
+                        } else {
+                            let need = end.map_or("more than 2^64".into(), |(_, e)| {
+                                (e - GLOBAL_VARS_BASE).to_string()
+                            });
+                            format!(
+                                "module-scope .global variables up to '{}' take {need} bytes, more than the {}-byte limit of the front end on module variables (LowerOptions::max_global_var_bytes)",
+                                v.name, opts.max_global_var_bytes
+                            )
+                        };
+                        return Err(PtxError::at_indexed(src, lines, v.span, message));
+                    }
+                };
+                *top = new_top;
+                let init = init_bytes(v, size, src, lines, &syms)?;
                 syms.insert(
                     v.name.clone(),
                     if is_const {
@@ -85,8 +202,9 @@ pub fn lower(m: &ast::Module, src: &str) -> Result<Program, PtxError> {
                 }
             }
             _ => {
-                return Err(PtxError::at(
+                return Err(PtxError::at_indexed(
                     src,
+                    lines,
                     v.span,
                     format!(
                         "a '.{:?}' variable cannot be declared at module scope",
@@ -96,13 +214,6 @@ pub fn lower(m: &ast::Module, src: &str) -> Result<Program, PtxError> {
                 ))
             }
         }
-    }
-    if const_top > 64 * 1024 {
-        return Err(PtxError::at(
-            src,
-            m.vars.first().map(|v| v.span).unwrap_or_default(),
-            format!("constant memory of {const_top} bytes exceeds the 64 KB constant bank"),
-        ));
     }
     let funcs: HashMap<&str, &ast::Function> = m
         .functions
@@ -117,6 +228,8 @@ pub fn lower(m: &ast::Module, src: &str) -> Result<Program, PtxError> {
         }
         let mut kb = KernelBuilder {
             src,
+            lines,
+            opts,
             syms: &syms,
             shared_order: &shared_order,
             funcs: &funcs,
@@ -146,9 +259,21 @@ fn init_bytes(
     v: &ast::VarDecl,
     size: u64,
     src: &str,
+    lines: &LineIndex,
     syms: &HashMap<String, ModSym>,
 ) -> Result<Vec<u8>, PtxError> {
-    let mut out = vec![0u8; size as usize];
+    let Ok(size) = usize::try_from(size) else {
+        return Err(PtxError::at_indexed(
+            src,
+            lines,
+            v.span,
+            format!(
+                "'{}' of {size} bytes does not fit in this host's memory",
+                v.name
+            ),
+        ));
+    };
+    let mut out = vec![0u8; size];
     let es = v.ty.size() as usize;
     for (i, val) in v.init.iter().enumerate() {
         let bits = match val {
@@ -159,8 +284,9 @@ fn init_bytes(
                     crate::mem::space::to_generic(Space::Const, *a).wrapping_add(*off as u64)
                 }
                 _ => {
-                    return Err(PtxError::at(
+                    return Err(PtxError::at_indexed(
                         src,
+                        lines,
                         v.span,
                         format!("initializer refers to unknown or unsupported symbol '{name}'"),
                     ))
@@ -169,7 +295,12 @@ fn init_bytes(
         };
         let at = i * es;
         if at + es > out.len() {
-            return Err(PtxError::at(src, v.span, "too many initializer values"));
+            return Err(PtxError::at_indexed(
+                src,
+                lines,
+                v.span,
+                "too many initializer values",
+            ));
         }
         out[at..at + es].copy_from_slice(&bits.to_le_bytes()[..es]);
     }
@@ -197,6 +328,9 @@ struct Frame {
 
 struct KernelBuilder<'a> {
     src: &'a str,
+    /// Line starts of `src`.
+    lines: &'a LineIndex,
+    opts: &'a LowerOptions,
     syms: &'a HashMap<String, ModSym>,
     shared_order: &'a [String],
     funcs: &'a HashMap<&'a str, &'a ast::Function>,
@@ -316,69 +450,137 @@ fn space_of(mods: &[&str]) -> SpaceSel {
 
 impl<'a> KernelBuilder<'a> {
     fn err<T>(&self, span: Span, msg: impl Into<String>) -> Result<T, PtxError> {
-        Err(PtxError::at(self.src, span, msg))
+        Err(self.error(span, msg))
     }
 
-    fn kernel(&mut self, f: &ast::Function, m: &ast::Module) -> Result<Kernel, PtxError> {
+    fn error(&self, span: Span, msg: impl Into<String>) -> PtxError {
+        PtxError::at_indexed(self.src, self.lines, span, msg)
+    }
+
+    fn kernel(&mut self, f: &'a ast::Function, m: &ast::Module) -> Result<Kernel, PtxError> {
+        // Every function the kernel may call, each once, in the order first met (an explicit
+        // worklist: call chains of any length cost no stack).
+        let called = self.call_tree(f);
         // Shared layout: referenced module variables first, then function-scope ones as met.
-        let mut refs = HashSet::new();
-        let mut seen = HashSet::new();
-        self.collect_refs(f, &mut refs, &mut seen);
+        let mut refs: HashSet<&str> = HashSet::new();
+        for g in &called {
+            collect_refs(g, &mut refs);
+        }
         for name in self.shared_order {
             if refs.contains(name.as_str()) {
                 if let Some(ModSym::Shared { size, align }) = self.syms.get(name) {
-                    self.place_shared(name, *size, *align);
+                    self.place_shared(name, *size, *align, f)?;
                 }
             }
         }
-        // Function-scope `.shared` declarations (demoted variables) anywhere in the call tree.
-        let mut visited = HashSet::new();
-        self.place_local_shared(f, &mut visited);
+        // Function-scope `.shared` declarations (demoted variables) anywhere in the call tree,
+        // in the order a depth-first walk meets them: a callee's at the first call to it.
+        let mut visited: HashSet<&str> = HashSet::new();
+        visited.insert(f.name.as_str());
+        // (function, next statement, next operand of that statement)
+        let mut stack: Vec<(&ast::Function, usize, usize)> = vec![(f, 0, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (g, si, oi) = (top.0, top.1, top.2);
+            let Some(st) = g.body.as_deref().unwrap_or(&[]).get(si) else {
+                stack.pop();
+                continue;
+            };
+            match st {
+                Statement::Decl(d) if d.space == DeclSpace::Shared => {
+                    top.1 += 1;
+                    let size = decl_bytes(d, self.lines, self.src)?;
+                    let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+                    let key = format!("{}::{}", g.name, d.name);
+                    self.place_shared(&key, size, align, f)?;
+                }
+                Statement::Instr(i) if i.opcode == "call" && oi < i.operands.len() => {
+                    top.2 += 1;
+                    if let Operand::Name(n) = &i.operands[oi] {
+                        if let Some(&h) = self.funcs.get(n.as_str()) {
+                            if visited.insert(h.name.as_str()) {
+                                stack.push((h, 0, 0));
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    top.1 += 1;
+                    top.2 = 0;
+                }
+            }
+        }
         let mut dyn_align = 16u64;
         for name in &refs {
             if let Some(ModSym::ExternShared { align }) = self.syms.get(*name) {
                 dyn_align = dyn_align.max(*align);
             }
         }
+        // `shared_top` is at most 48 KB here and alignments are below 2^32: no overflow.
         self.dyn_offset = self.shared_top.div_ceil(dyn_align) * dyn_align;
+        let dynamic_shared_offset = u32::try_from(self.dyn_offset).or_else(|_| {
+            self.err(
+                f.span,
+                format!(
+                    "dynamic shared memory of '{}' would start at byte {}, beyond the shared window",
+                    f.name, self.dyn_offset
+                ),
+            )
+        })?;
 
         let mut params = Vec::new();
         let mut frame = Frame::default();
-        let mut off = 0u32;
+        let mut off = 0u64;
         for p in &f.params {
-            let size = (p.elements() * p.ty.size() as u64) as u32;
+            let size = decl_bytes(p, self.lines, self.src)?;
             let align = p.align.unwrap_or(p.ty.size()).max(1);
-            off = off.div_ceil(align) * align;
-            frame.params.insert(p.name.clone(), off as u64);
+            let placed = place(off, align as u64, size).filter(|&(_, e)| e <= MAX_PARAM_BYTES);
+            let Some((at, end)) = placed else {
+                return self.err(
+                    p.span,
+                    format!(
+                        "kernel '{}' needs more than {MAX_PARAM_BYTES} bytes of parameters with '{}', more than a kernel may take",
+                        f.name, p.name
+                    ),
+                );
+            };
+            frame.params.insert(p.name.clone(), at);
+            // Both below MAX_PARAM_BYTES.
             params.push(Param {
                 name: p.name.clone(),
                 ty: p.ty,
-                size,
-                offset: off,
+                size: size as u32,
+                offset: at as u32,
                 align,
             });
-            off += size;
+            off = end;
         }
         let body = f.body.as_deref().unwrap_or(&[]);
         self.call_stack.push(f.name.clone());
         self.body(body, &mut frame)?;
-        self.call_stack.pop();
-        mark_unused_atomics(&mut self.code);
-        let rules = std::mem::take(&mut self.align_rules);
-        fuse_shared_loads(&mut self.code, &rules, self.num_regs as usize);
+        if self.opts.ptxas_passes {
+            mark_unused_atomics(&mut self.code);
+            let rules = std::mem::take(&mut self.align_rules);
+            fuse_shared_loads(&mut self.code, &rules, self.num_regs as usize);
+        }
         // A kernel that falls off its end exits.
-        self.push(Op::Exit, None, f.span);
-        let reqntid = f
-            .directives
-            .iter()
-            .find(|(d, _)| d == ".reqntid")
-            .map(|(_, v)| {
-                [
-                    v.first().copied().unwrap_or(1) as u32,
-                    v.get(1).copied().unwrap_or(1) as u32,
-                    v.get(2).copied().unwrap_or(1) as u32,
-                ]
-            });
+        self.push(Op::Exit, None, f.span)?;
+        self.call_stack.pop();
+        let reqntid = match f.directives.iter().find(|(d, _)| d == ".reqntid") {
+            None => None,
+            Some((_, v)) => {
+                let mut dims = [1u32; 3];
+                for (k, d) in dims.iter_mut().enumerate() {
+                    let n = v.get(k).copied().unwrap_or(1);
+                    *d = u32::try_from(n).or_else(|_| {
+                        self.err(
+                            f.span,
+                            format!(".reqntid {n} of '{}' does not fit in 32 bits", f.name),
+                        )
+                    })?;
+                }
+                Some(dims)
+            }
+        };
         Ok(Kernel {
             name: f.name.clone(),
             code: std::mem::take(&mut self.code),
@@ -386,92 +588,85 @@ impl<'a> KernelBuilder<'a> {
             num_regs: self.num_regs,
             num_preds: self.num_preds,
             params,
-            param_bytes: off,
-            static_shared: self.shared_top as u32,
-            dynamic_shared_offset: self.dyn_offset as u32,
-            local_bytes: self.local_top as u32,
+            param_bytes: off as u32,
+            static_shared: self.shared_top,
+            dynamic_shared_offset,
+            local_bytes: self.local_top,
             files: m.files.clone(),
             reqntid,
         })
     }
 
-    fn place_shared(&mut self, key: &str, size: u64, align: u64) -> u64 {
+    /// Places a shared variable of kernel `k`, refusing the kernel when its static shared memory
+    /// passes ptxas's 48 KB.
+    fn place_shared(
+        &mut self,
+        key: &str,
+        size: u64,
+        align: u64,
+        k: &ast::Function,
+    ) -> Result<u64, PtxError> {
         if let Some(&a) = self.shared.get(key) {
-            return a;
+            return Ok(a);
         }
-        let addr = self.shared_top.div_ceil(align.max(1)) * align.max(1);
-        self.shared_top = addr + size;
-        self.shared.insert(key.to_string(), addr);
-        addr
-    }
-
-    fn collect_refs(
-        &self,
-        f: &'a ast::Function,
-        refs: &mut HashSet<&'a str>,
-        seen: &mut HashSet<String>,
-    ) {
-        if !seen.insert(f.name.clone()) {
-            return;
-        }
-        fn walk<'f>(op: &'f Operand, out: &mut HashSet<&'f str>) {
-            match op {
-                Operand::Name(n) | Operand::SymOffset(n, _) => {
-                    out.insert(n.as_str());
-                }
-                Operand::Address(Some(n), _) => {
-                    out.insert(n.as_str());
-                }
-                Operand::Vector(v) | Operand::List(v) => v.iter().for_each(|o| walk(o, out)),
-                _ => {}
+        match place(self.shared_top, align, size) {
+            Some((addr, end)) if end <= MAX_STATIC_SHARED => {
+                self.shared_top = end;
+                self.shared.insert(key.to_string(), addr);
+                Ok(addr)
+            }
+            end => {
+                let need = end.map_or("more than 2^64".into(), |(_, e)| format!("{e:#x}"));
+                self.err(
+                    k.span,
+                    format!(
+                        "Entry function '{}' uses too much shared data ({need} bytes, {MAX_STATIC_SHARED:#x} max)",
+                        k.name
+                    ),
+                )
             }
         }
-        for s in f.body.as_deref().unwrap_or(&[]) {
-            if let Statement::Instr(i) = s {
-                for o in &i.operands {
-                    walk(o, refs);
-                }
-                if i.opcode == "call" {
-                    for o in &i.operands {
-                        if let Operand::Name(n) = o {
-                            if let Some(g) = self.funcs.get(n.as_str()) {
-                                self.collect_refs(g, refs, seen);
+    }
+
+    /// `f` and every function it calls, directly or not, each once, in the order first met.
+    fn call_tree(&self, f: &'a ast::Function) -> Vec<&'a ast::Function> {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut out = Vec::new();
+        let mut todo = vec![f];
+        seen.insert(f.name.as_str());
+        while let Some(g) = todo.pop() {
+            out.push(g);
+            let mut callees = Vec::new();
+            for s in g.body.as_deref().unwrap_or(&[]) {
+                if let Statement::Instr(i) = s {
+                    if i.opcode == "call" {
+                        for o in &i.operands {
+                            if let Operand::Name(n) = o {
+                                if let Some(&h) = self.funcs.get(n.as_str()) {
+                                    if seen.insert(h.name.as_str()) {
+                                        callees.push(h);
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
+            // Reversed so that the first callee is visited next (depth-first, source order).
+            todo.extend(callees.into_iter().rev());
         }
+        out
     }
 
-    fn place_local_shared(&mut self, f: &ast::Function, visited: &mut HashSet<String>) {
-        if !visited.insert(f.name.clone()) {
-            return;
+    fn push(&mut self, op: Op, guard: Option<PredSrc>, span: Span) -> Result<(), PtxError> {
+        if self.code.len() >= MAX_INSTS_PER_KERNEL {
+            let k = self.call_stack.first().map(String::as_str).unwrap_or("");
+            return self.err(
+                span,
+                format!("kernel '{k}' has more than {MAX_INSTS_PER_KERNEL} instructions with its calls inlined, the front end's limit"),
+            );
         }
-        for s in f.body.as_deref().unwrap_or(&[]) {
-            match s {
-                Statement::Decl(d) if d.space == DeclSpace::Shared => {
-                    let size = d.elements() * d.ty.size() as u64;
-                    let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-                    let key = format!("{}::{}", f.name, d.name);
-                    self.place_shared(&key, size, align);
-                }
-                Statement::Instr(i) if i.opcode == "call" => {
-                    for o in &i.operands {
-                        if let Operand::Name(n) = o {
-                            if let Some(g) = self.funcs.get(n.as_str()) {
-                                self.place_local_shared(g, visited);
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn push(&mut self, op: Op, guard: Option<PredSrc>, span: Span) {
-        let (line, _) = line_col(self.src, span.start);
+        let (line, _) = self.lines.line_col(span.start);
         let text = self
             .src
             .get(span.start as usize..span.end as usize)
@@ -486,12 +681,34 @@ impl<'a> KernelBuilder<'a> {
             src_line: self.loc.1,
             text,
         });
+        Ok(())
     }
 
-    fn new_reg(&mut self) -> Reg {
+    /// Makes room for `n` more registers (predicates when `pred`), refusing the kernel when that
+    /// would pass [`MAX_REGS_PER_KERNEL`] ([`MAX_PREDS_PER_KERNEL`]). Called before any is made.
+    fn reserve_regs(&self, pred: bool, n: u64, span: Span) -> Result<(), PtxError> {
+        let (have, max, what) = if pred {
+            (self.num_preds, MAX_PREDS_PER_KERNEL, "predicate")
+        } else {
+            (self.num_regs, MAX_REGS_PER_KERNEL, "general")
+        };
+        if (have as u64).saturating_add(n) > max {
+            let f = self.call_stack.first().map(String::as_str).unwrap_or("");
+            return self.err(
+                span,
+                format!(
+                    "kernel '{f}' declares more than {max} {what} registers (calls inlined), the front end's limit"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn new_reg(&mut self, span: Span) -> Result<Reg, PtxError> {
+        self.reserve_regs(false, 1, span)?;
         let r = self.num_regs as Reg;
         self.num_regs += 1;
-        r
+        Ok(r)
     }
 
     fn body(&mut self, body: &[Statement], frame: &mut Frame) -> Result<(), PtxError> {
@@ -529,13 +746,19 @@ impl<'a> KernelBuilder<'a> {
                 if d.vector.is_some() {
                     return self.err(d.span, "vector registers are not supported");
                 }
+                let n = d.range.unwrap_or(1);
+                let is_pred = d.ty == ScalarType::Pred;
+                // All of them are checked against the limit before the first is made.
+                self.reserve_regs(is_pred, n, d.span)?;
                 let mut add = |name: String, kb: &mut Self| {
-                    let k = if d.ty == ScalarType::Pred {
+                    let k = if is_pred {
                         let p = kb.num_preds as PredReg;
                         kb.num_preds += 1;
                         RegKind::Pred(p)
                     } else {
-                        RegKind::Gen(kb.new_reg(), bytes)
+                        let r = kb.num_regs as Reg;
+                        kb.num_regs += 1;
+                        RegKind::Gen(r, bytes)
                     };
                     frame.regs.insert(name, k);
                 };
@@ -549,17 +772,11 @@ impl<'a> KernelBuilder<'a> {
                 }
             }
             DeclSpace::Local => {
-                let size = d.elements() * d.ty.size() as u64;
-                let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-                let addr = self.local_top.div_ceil(align) * align;
-                self.local_top = addr + size;
+                let addr = self.place_local(d, false)?;
                 frame.locals.insert(d.name.clone(), addr);
             }
             DeclSpace::Param => {
-                let size = (d.elements() * d.ty.size() as u64).max(1);
-                let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-                let addr = self.local_top.div_ceil(align) * align;
-                self.local_top = addr + size;
+                let addr = self.place_local(d, true)?;
                 frame.params.insert(d.name.clone(), PARAM_FRAME_BIT | addr);
             }
             DeclSpace::Shared => {
@@ -576,6 +793,31 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Places a `.local` variable (or, `param`, a call's `.param` slot) in the per-thread frame,
+    /// refusing a frame larger than [`MAX_LOCAL_BYTES`].
+    fn place_local(&mut self, d: &ast::VarDecl, param: bool) -> Result<u64, PtxError> {
+        let size = decl_bytes(d, self.lines, self.src)?;
+        let size = if param { size.max(1) } else { size };
+        let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+        match place(self.local_top, align, size) {
+            Some((addr, end)) if end <= MAX_LOCAL_BYTES => {
+                self.local_top = end;
+                Ok(addr)
+            }
+            end => {
+                let need = end.map_or("more than 2^64".into(), |(_, e)| format!("{e:#x}"));
+                let k = self.call_stack.first().map(String::as_str).unwrap_or("");
+                self.err(
+                    d.span,
+                    format!(
+                        "kernel '{k}' needs {need} bytes of local memory per thread with '{}', more than the {MAX_LOCAL_BYTES:#x} (512 KB) a thread may have",
+                        d.name
+                    ),
+                )
+            }
+        }
     }
 
     /// The address of a symbol in its own space.
@@ -740,8 +982,7 @@ impl<'a> KernelBuilder<'a> {
         let ops = &i.operands;
         let need = |n: usize| -> Result<(), PtxError> {
             if ops.len() < n {
-                Err(PtxError::at(
-                    self.src,
+                Err(self.error(
                     span,
                     format!("'{}' needs {n} operands, found {}", i.opcode, ops.len()),
                 ))
@@ -751,8 +992,7 @@ impl<'a> KernelBuilder<'a> {
         };
         let need_ty = || -> Result<ScalarType, PtxError> {
             ty.ok_or_else(|| {
-                PtxError::at(
-                    self.src,
+                self.error(
                     span,
                     format!("'{}' needs a type suffix such as .u32", i.opcode),
                 )
@@ -948,6 +1188,9 @@ impl<'a> KernelBuilder<'a> {
                     // Unpack: mov.b64 {%r1, %r2}, %rd
                     let a = self.src(frame, &ops[1], ty, span)?;
                     let n = parts.len() as u32;
+                    if !matches!((ty.bits(), n), (64, 2) | (32, 2) | (64, 4) | (32, 4)) {
+                        return self.err(span, "unsupported vector mov");
+                    }
                     let w = ty.bits() / n;
                     for (k, p) in parts.iter().enumerate() {
                         if matches!(p, Operand::Name(n) if n == "_") {
@@ -970,7 +1213,7 @@ impl<'a> KernelBuilder<'a> {
                             },
                             guard,
                             span,
-                        );
+                        )?;
                     }
                     return Ok(());
                 } else {
@@ -1095,7 +1338,7 @@ impl<'a> KernelBuilder<'a> {
                 let cc = match self.carry_reg {
                     Some(r) => r,
                     None => {
-                        let r = self.new_reg();
+                        let r = self.new_reg(span)?;
                         self.carry_reg = Some(r);
                         r
                     }
@@ -1542,7 +1785,7 @@ impl<'a> KernelBuilder<'a> {
         };
         let rule = align_rule(&i.opcode, &mods, &op);
         self.align_rules.push((self.code.len(), rule));
-        self.push(op, guard, span);
+        self.push(op, guard, span)?;
         Ok(())
     }
 
@@ -1582,8 +1825,14 @@ impl<'a> KernelBuilder<'a> {
         let Some(body) = f.body.as_deref() else {
             return self.extern_call(&name, &rets, &args, frame, span);
         };
-        if self.call_stack.contains(&name) || self.call_stack.len() > MAX_CALL_DEPTH {
+        if self.call_stack.contains(&name) {
             return self.err(span, format!("recursive call to '{name}' is not supported"));
+        }
+        if self.call_stack.len() > MAX_CALL_DEPTH {
+            return self.err(
+                span,
+                format!("call to '{name}' nests calls more than {MAX_CALL_DEPTH} deep, the front end's limit on inlining"),
+            );
         }
         let mut callee = Frame {
             inlined: true,
@@ -1693,8 +1942,27 @@ impl KernelBuilder<'_> {
                 )
             }
         };
-        self.push(op, None, span);
+        self.push(op, None, span)?;
         Ok(())
+    }
+}
+
+/// The names `f`'s instructions mention (operands, addresses), symbols among them.
+fn collect_refs<'f>(f: &'f ast::Function, refs: &mut HashSet<&'f str>) {
+    let mut todo: Vec<&'f Operand> = Vec::new();
+    for s in f.body.as_deref().unwrap_or(&[]) {
+        if let Statement::Instr(i) = s {
+            todo.extend(&i.operands);
+        }
+    }
+    while let Some(op) = todo.pop() {
+        match op {
+            Operand::Name(n) | Operand::SymOffset(n, _) | Operand::Address(Some(n), _) => {
+                refs.insert(n.as_str());
+            }
+            Operand::Vector(v) | Operand::List(v) => todo.extend(v),
+            _ => {}
+        }
     }
 }
 
@@ -1725,44 +1993,13 @@ fn describe(op: &Operand) -> String {
 /// Nsight Compute counts it as a reduction (tests/hw/h200/hw/ncu/histogram.csv: the global
 /// `atomicAdd` without a used result shows under `op_red`). Mark those atomics as reductions so
 /// the requests they make carry the same kind.
+///
+/// This changes what is counted, never what is computed: the atomic still reads, modifies and
+/// writes memory and still writes its destination, and the executor uses `kind` only to label
+/// the request it reports. The read set is every register any instruction reads
+/// ([`regs_of`]), on any path, guarded or not, so a destination read anywhere keeps its atomic.
 fn mark_unused_atomics(code: &mut [Inst]) {
-    let mut read = std::collections::HashSet::new();
-    for i in code.iter() {
-        let mut srcs: Vec<Src> = Vec::new();
-        let mut base = None;
-        match &i.op {
-            Op::Alu { a, b, c, e, .. } => srcs.extend([*a, *b, *c, *e]),
-            Op::Carry { a, b, c, .. } | Op::Shfl { a, b, c, .. } => srcs.extend([*a, *b, *c]),
-            Op::Cvt { a, .. }
-            | Op::Cvta { a, .. }
-            | Op::PredFromReg { a, .. }
-            | Op::Match { a, .. }
-            | Op::Redux { a, .. } => srcs.push(*a),
-            Op::Setp { a, b, .. } | Op::Set { a, b, .. } | Op::Selp { a, b, .. } => {
-                srcs.extend([*a, *b])
-            }
-            Op::Ld { addr, .. } => base = addr.base,
-            Op::St { s, addr, .. } => {
-                srcs.extend(s.iter().copied());
-                base = addr.base;
-            }
-            Op::Atom { addr, b, c, .. } => {
-                srcs.extend([*b, *c]);
-                base = addr.base;
-            }
-            Op::Bar { id, count, .. } => {
-                srcs.push(*id);
-                srcs.extend(count.iter().copied());
-            }
-            Op::BarRed { id, .. } => srcs.push(*id),
-            _ => {}
-        }
-        read.extend(srcs.iter().filter_map(|s| match s {
-            Src::Reg(r) => Some(*r),
-            _ => None,
-        }));
-        read.extend(base);
-    }
+    let read: HashSet<Reg> = code.iter().flat_map(|i| regs_of(&i.op).0).collect();
     for i in code.iter_mut() {
         if let Op::Atom { d, kind, .. } = &mut i.op {
             if d.is_none_or(|r| !read.contains(&r)) {
@@ -1894,23 +2131,65 @@ fn lowbit(v: u64) -> u64 {
     }
 }
 
-/// ptxas turns runs of 4-byte shared loads from one 16- (or 8-) byte aligned base at
-/// consecutive offsets into one 128-bit (64-bit) load (`LDS.128`), as the H200's SASS of the
-/// tiled matrix multiply shows (tests/hw/h200/hw/logs/matmul.sass: the `As[ty][k]` row loads
-/// become `LDS.128`; Nsight Compute counts 20 shared loads per thread and tile, not 32). The
-/// pass proves alignment with a small dataflow over integer arithmetic, then hoists the later
-/// loads of a run to the first (leaving `Nop`s, so instruction indices stay), but only inside
-/// one basic block, with no store, atomic or barrier in between, and when no instruction in
-/// between touches the hoisted loads' destinations or the base register.
-fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: usize) {
-    // Alignment per register: the minimum over its definitions, iterated to a fixpoint.
+/// The width a 4-byte load of type `ty` into a `dst_bytes`-wide register sign-extends to, if it
+/// does (as the executor loads: a signed type into a wider register); otherwise it zero-extends.
+fn sign_extension(ty: ScalarType, dst_bytes: u8) -> Option<u8> {
+    (ty.is_signed() && ty.size() < dst_bytes as u32).then_some(dst_bytes)
+}
+
+/// The sources an alignment rule reads.
+fn rule_srcs(rule: AlignRule) -> [Option<Src>; 3] {
+    match rule {
+        AlignRule::Unknown => [None; 3],
+        AlignRule::Copy(x) => [Some(x), None, None],
+        AlignRule::Add(x, y)
+        | AlignRule::Mul(x, y)
+        | AlignRule::Shl(x, y)
+        | AlignRule::And(x, y) => [Some(x), Some(y), None],
+        AlignRule::Mad(x, y, z) => [Some(x), Some(y), Some(z)],
+    }
+}
+
+/// Proven alignment of every register: the largest power of two (up to [`ALIGN_CAP`]) that
+/// divides every value any definition can give it, computed to the least fixpoint over all
+/// definitions (flow-insensitive, so it holds at every instruction). `None` when the analysis
+/// did not settle within its step budget, which proves nothing.
+///
+/// A worklist re-evaluates a definition only when one of its sources has dropped. Each
+/// register's value only drops, through at most `log2(ALIGN_CAP) + 1` levels, so the evaluations
+/// are bounded by `definitions + levels * uses`: that bound, computed from the code's size, is
+/// the budget.
+fn register_alignment(
+    code: &[Inst],
+    rules: &[(usize, AlignRule)],
+    num_regs: usize,
+) -> Option<Vec<u64>> {
+    let rule_at: HashMap<usize, AlignRule> = rules.iter().copied().collect();
+    // (the registers a definition writes, its rule) for every instruction that writes one.
+    let mut defs: Vec<(Vec<Reg>, AlignRule)> = Vec::new();
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); num_regs];
+    let mut uses = 0usize;
+    for (pc, i) in code.iter().enumerate() {
+        let writes = regs_of(&i.op).1;
+        if writes.is_empty() {
+            continue;
+        }
+        let rule = if i.guard.is_none() || matches!(i.op, Op::Alu { .. }) {
+            rule_at.get(&pc).copied().unwrap_or(AlignRule::Unknown)
+        } else {
+            AlignRule::Unknown
+        };
+        for s in rule_srcs(rule).into_iter().flatten() {
+            if let Src::Reg(r) = s {
+                users.get_mut(r as usize)?.push(defs.len());
+                uses += 1;
+            }
+        }
+        defs.push((writes, rule));
+    }
+    let levels = ALIGN_CAP.trailing_zeros() as usize + 1;
+    let budget = defs.len() + levels * uses + 1;
     let mut align = vec![ALIGN_CAP; num_regs];
-    let rule_at: std::collections::HashMap<usize, AlignRule> = rules.iter().copied().collect();
-    let defs: Vec<(usize, Vec<Reg>)> = code
-        .iter()
-        .enumerate()
-        .map(|(pc, i)| (pc, regs_of(&i.op).1))
-        .collect();
     let val = |s: Src, align: &[u64]| -> u64 {
         match s {
             Src::Reg(r) => align.get(r as usize).copied().unwrap_or(1),
@@ -1918,38 +2197,58 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
             _ => 1,
         }
     };
-    for _ in 0..16 {
-        let mut changed = false;
-        for (pc, ws) in &defs {
-            for &w in ws {
-                let rule = if code[*pc].guard.is_none() || matches!(code[*pc].op, Op::Alu { .. }) {
-                    rule_at.get(pc).copied().unwrap_or(AlignRule::Unknown)
-                } else {
-                    AlignRule::Unknown
-                };
-                let a = match rule {
-                    AlignRule::Unknown => 1,
-                    AlignRule::Copy(s) => val(s, &align),
-                    AlignRule::Add(x, y) => val(x, &align).min(val(y, &align)),
-                    AlignRule::Mul(x, y) => (val(x, &align) * val(y, &align)).min(ALIGN_CAP),
-                    AlignRule::Mad(x, y, z) => (val(x, &align) * val(y, &align))
-                        .min(ALIGN_CAP)
-                        .min(val(z, &align)),
-                    AlignRule::Shl(x, Src::Imm(k)) => (val(x, &align) << k.min(6)).min(ALIGN_CAP),
-                    AlignRule::Shl(x, _) => val(x, &align),
-                    AlignRule::And(x, y) => val(x, &align).max(val(y, &align)),
-                };
-                let slot = &mut align[w as usize];
-                if a < *slot {
-                    *slot = a;
-                    changed = true;
+    let mut todo: Vec<usize> = (0..defs.len()).rev().collect();
+    let mut queued = vec![true; defs.len()];
+    let mut steps = 0usize;
+    while let Some(k) = todo.pop() {
+        queued[k] = false;
+        steps += 1;
+        if steps > budget {
+            return None;
+        }
+        let (writes, rule) = &defs[k];
+        let a = match *rule {
+            AlignRule::Unknown => 1,
+            AlignRule::Copy(s) => val(s, &align),
+            AlignRule::Add(x, y) => val(x, &align).min(val(y, &align)),
+            AlignRule::Mul(x, y) => (val(x, &align) * val(y, &align)).min(ALIGN_CAP),
+            AlignRule::Mad(x, y, z) => (val(x, &align) * val(y, &align))
+                .min(ALIGN_CAP)
+                .min(val(z, &align)),
+            AlignRule::Shl(x, Src::Imm(k)) => (val(x, &align) << k.min(6)).min(ALIGN_CAP),
+            AlignRule::Shl(x, _) => val(x, &align),
+            AlignRule::And(x, y) => val(x, &align).max(val(y, &align)),
+        };
+        for &w in writes {
+            let slot = align.get_mut(w as usize)?;
+            if a < *slot {
+                *slot = a;
+                for &u in &users[w as usize] {
+                    if !queued[u] {
+                        queued[u] = true;
+                        todo.push(u);
+                    }
                 }
             }
         }
-        if !changed {
-            break;
-        }
     }
+    Some(align)
+}
+
+/// ptxas turns runs of 4-byte shared loads from one 16- (or 8-) byte aligned base at
+/// consecutive offsets into one 128-bit (64-bit) load (`LDS.128`), as the H200's SASS of the
+/// tiled matrix multiply shows (tests/hw/h200/hw/logs/matmul.sass: the `As[ty][k]` row loads
+/// become `LDS.128`; Nsight Compute counts 20 shared loads per thread and tile, not 32). The
+/// pass proves the base's alignment with a dataflow over integer arithmetic run to its fixpoint
+/// ([`register_alignment`]; when it does not settle nothing is fused), then hoists the later
+/// loads of a run to the first (leaving `Nop`s, so instruction indices stay), but only inside
+/// one basic block, with no store, atomic or barrier in between, when the loads have the same
+/// type and destination width, when the first does not overwrite the base, and when no
+/// instruction in between touches the hoisted loads' destinations or the base register.
+fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: usize) {
+    let Some(align) = register_alignment(code, rules, num_regs) else {
+        return;
+    };
     let targets: std::collections::HashSet<u32> = code
         .iter()
         .filter_map(|i| match i.op {
@@ -1957,12 +2256,14 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
             _ => None,
         })
         .collect();
-    let shared_scalar = |i: &Inst| -> Option<(Reg, i64, Reg, ScalarType)> {
+    // (destination, offset, base, type, destination width) of an unguarded scalar 4-byte load.
+    let shared_scalar = |i: &Inst| -> Option<(Reg, i64, Reg, ScalarType, u8)> {
         match &i.op {
             Op::Ld {
                 space: SpaceSel::Space(Space::Shared),
                 ty,
                 d,
+                dst_bytes,
                 addr:
                     Addr {
                         base: Some(b),
@@ -1970,17 +2271,22 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
                     },
                 ..
             } if i.guard.is_none() && d.len() == 1 && ty.size() == 4 => {
-                d[0].map(|r| (r, *offset, *b, *ty))
+                d[0].map(|r| (r, *offset, *b, *ty, *dst_bytes))
             }
             _ => None,
         }
     };
     let mut pc = 0;
     while pc < code.len() {
-        let Some((d0, off0, base, ty)) = shared_scalar(&code[pc]) else {
+        let Some((d0, off0, base, ty, bytes0)) = shared_scalar(&code[pc]) else {
             pc += 1;
             continue;
         };
+        // A first load that overwrites its base changes the later loads' addresses.
+        if d0 == base {
+            pc += 1;
+            continue;
+        }
         let a = align.get(base as usize).copied().unwrap_or(1);
         for (n, need) in [(4usize, 16u64), (2, 8)] {
             if a < need || off0.rem_euclid(need as i64) != 0 {
@@ -2002,10 +2308,10 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
                     | Op::Exit => break,
                     _ => {}
                 }
-                if let Some((dq, offq, bq, tq)) = shared_scalar(&code[q]) {
+                if let Some((dq, offq, bq, tq, bytesq)) = shared_scalar(&code[q]) {
                     if bq == base
-                        && tq.size() == ty.size()
-                        && offq == off0 + 4 * (found.len() as i64 + 1)
+                        && sign_extension(tq, bytesq) == sign_extension(ty, bytes0)
+                        && Some(offq) == off0.checked_add(4 * (found.len() as i64 + 1))
                     {
                         found.push((q, dq));
                     }
@@ -2042,5 +2348,52 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
             break;
         }
         pc += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mov(d: Reg, a: Src) -> Inst {
+        Inst {
+            op: Op::Alu {
+                f: |a, _, _, _| a,
+                d,
+                a,
+                b: Src::Imm(0),
+                c: Src::Imm(0),
+                e: Src::Imm(0),
+            },
+            guard: None,
+        }
+    }
+
+    /// `r_k = r_{k-1}` for k = n..1 laid out last link first, then `r_0 = 4`: an in-order sweep
+    /// learns one link per pass; the fixpoint knows every register is 4-aligned, no more.
+    #[test]
+    fn alignment_reaches_the_fixpoint_of_a_long_reversed_chain() {
+        let n: Reg = 10_000;
+        let mut code = Vec::new();
+        let mut rules = Vec::new();
+        for k in (1..=n).rev() {
+            rules.push((code.len(), AlignRule::Copy(Src::Reg(k - 1))));
+            code.push(mov(k, Src::Reg(k - 1)));
+        }
+        rules.push((code.len(), AlignRule::Copy(Src::Imm(4))));
+        code.push(mov(0, Src::Imm(4)));
+        let align = register_alignment(&code, &rules, n as usize + 1).expect("settles");
+        assert!(align.iter().all(|&a| a == 4), "{:?}", &align[..8]);
+    }
+
+    #[test]
+    fn alignment_is_the_minimum_over_every_definition() {
+        // r1 = 16, r1 = r1 + 8 (a loop's increment): 8-aligned, not 16.
+        let code = vec![mov(1, Src::Imm(16)), mov(1, Src::Reg(1))];
+        let rules = vec![
+            (0, AlignRule::Copy(Src::Imm(16))),
+            (1, AlignRule::Add(Src::Reg(1), Src::Imm(8))),
+        ];
+        assert_eq!(register_alignment(&code, &rules, 2), Some(vec![64, 8]));
     }
 }

@@ -1,15 +1,37 @@
 //! PTX parser: tokens to [`Module`] (PTX ISA, chapter 4 "Syntax", chapter 5 "State Spaces,
 //! Types, and Variables", chapter 11 "Directives").
+//!
+//! Nested constructs (brace initializers, vector and argument-list operands) are parsed by
+//! recursion, bounded by [`MAX_NESTING`] so that no input can overflow the stack.
 
 use super::ast::*;
 use super::error::{PtxError, Span};
 use super::lex::{lex, Tok, Token};
 use crate::ir::types::ScalarType;
 
+/// How deeply braces (`{ {1, 2}, {3, 4} }`) and operand lists may nest. NVRTC's PTX nests
+/// initializers as deep as the C array's dimensions, and operands at most two levels.
+pub const MAX_NESTING: usize = 256;
+
 /// Parses a whole PTX module.
 pub fn parse(src: &str) -> Result<Module, PtxError> {
+    if u32::try_from(src.len()).is_err() {
+        return Err(PtxError::at(
+            src,
+            Span::new(0, 0),
+            format!(
+                "the PTX text is {} bytes, more than the 4 GiB (u32 byte offsets) the front end addresses",
+                src.len()
+            ),
+        ));
+    }
     let toks = lex(src)?;
-    let mut p = Parser { src, toks, pos: 0 };
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        depth: 0,
+    };
     p.module()
 }
 
@@ -17,6 +39,8 @@ struct Parser<'a> {
     src: &'a str,
     toks: Vec<Token>,
     pos: usize,
+    /// Current nesting depth of initializers and operands.
+    depth: usize,
 }
 
 const PERF_DIRECTIVES: &[&str] = &[
@@ -113,6 +137,31 @@ impl<'a> Parser<'a> {
                 v
             }),
             None => self.err_at(span, format!("expected a number, found '{w}'")),
+        }
+    }
+    /// Enters one level of nesting at the current token (`what` names the construct).
+    fn enter(&mut self, what: &str) -> Result<(), PtxError> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return self.err(format!(
+                "{what} nested more than {MAX_NESTING} levels deep (the front end's nesting limit)"
+            ));
+        }
+        Ok(())
+    }
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+    /// `.align N`: a power of two (PTX ISA 5.4.5 "Variable and Parameter Attributes").
+    fn alignment(&mut self) -> Result<u32, PtxError> {
+        let span = self.span();
+        let a = self.number()?;
+        match u32::try_from(a) {
+            Ok(a) if a.is_power_of_two() => Ok(a),
+            _ => self.err_at(
+                span,
+                format!(".align needs a power of two below 2^32, found {a}"),
+            ),
         }
     }
     fn skip_rest_of_line(&mut self) {
@@ -316,7 +365,7 @@ impl<'a> Parser<'a> {
         while let Some(Tok::Word(w)) = self.peek().cloned() {
             if w == ".align" {
                 self.pos += 1;
-                align = Some(self.number()? as u32);
+                align = Some(self.alignment()?);
             } else if w == ".v2" || w == ".v4" || w == ".v8" {
                 self.pos += 1;
                 vector = Some(w[2..].parse().unwrap_or(1));
@@ -341,7 +390,7 @@ impl<'a> Parser<'a> {
         let name = self.word()?;
         let mut range = None;
         if self.eat_punct('<') {
-            range = Some(self.number()? as u32);
+            range = Some(self.number()?);
             self.expect_punct('>')?;
         }
         let mut dims = Vec::new();
@@ -372,17 +421,20 @@ impl<'a> Parser<'a> {
     }
 
     fn initializer(&mut self, ty: ScalarType, out: &mut Vec<InitValue>) -> Result<(), PtxError> {
-        if self.eat_punct('{') {
-            if self.eat_punct('}') {
-                return Ok(());
-            }
-            loop {
-                self.initializer(ty, out)?;
-                if self.eat_punct('}') {
-                    return Ok(());
+        if self.is_punct('{') {
+            self.enter("initializer")?;
+            self.pos += 1;
+            if !self.eat_punct('}') {
+                loop {
+                    self.initializer(ty, out)?;
+                    if self.eat_punct('}') {
+                        break;
+                    }
+                    self.expect_punct(',')?;
                 }
-                self.expect_punct(',')?;
             }
+            self.leave();
+            return Ok(());
         }
         let span = self.span();
         let neg = self.eat_punct('-');
@@ -468,7 +520,7 @@ impl<'a> Parser<'a> {
                             d2.name = self.word()?;
                             d2.range = None;
                             if self.eat_punct('<') {
-                                d2.range = Some(self.number()? as u32);
+                                d2.range = Some(self.number()?);
                                 self.expect_punct('>')?;
                             }
                             decls.push(d2);
@@ -564,31 +616,28 @@ impl<'a> Parser<'a> {
             self.expect_punct(']')?;
             return Ok(Operand::Address(base, off));
         }
-        if self.eat_punct('{') {
+        for (open, close) in [('{', '}'), ('(', ')')] {
+            if !self.is_punct(open) {
+                continue;
+            }
+            self.enter("operand")?;
+            self.pos += 1;
             let mut v = Vec::new();
-            if !self.eat_punct('}') {
+            if !self.eat_punct(close) {
                 loop {
                     v.push(self.operand()?);
-                    if self.eat_punct('}') {
+                    if self.eat_punct(close) {
                         break;
                     }
                     self.expect_punct(',')?;
                 }
             }
-            return Ok(Operand::Vector(v));
-        }
-        if self.eat_punct('(') {
-            let mut v = Vec::new();
-            if !self.eat_punct(')') {
-                loop {
-                    v.push(self.operand()?);
-                    if self.eat_punct(')') {
-                        break;
-                    }
-                    self.expect_punct(',')?;
-                }
-            }
-            return Ok(Operand::List(v));
+            self.leave();
+            return Ok(if open == '{' {
+                Operand::Vector(v)
+            } else {
+                Operand::List(v)
+            });
         }
         if self.eat_punct('!') {
             return Ok(Operand::Not(self.word()?));

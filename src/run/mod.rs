@@ -80,6 +80,8 @@ pub struct RunOptions {
     pub recompile: bool,
     /// Write the `[outputs]` files.
     pub write_outputs: bool,
+    /// How the PTX is lowered (the ptxas passes, front-end limits).
+    pub ptx: crate::ptx::lower::LowerOptions,
 }
 
 impl Default for RunOptions {
@@ -88,6 +90,7 @@ impl Default for RunOptions {
             launch: LaunchOptions::default(),
             recompile: false,
             write_outputs: true,
+            ptx: crate::ptx::lower::LowerOptions::default(),
         }
     }
 }
@@ -139,7 +142,7 @@ pub fn run_spec(
     let file = spec.path.display().to_string();
     let ptx = spec_ptx(spec, opts.recompile)?;
     let mut dev = Device::new(spec.gpu);
-    dev.load_ptx(&ptx.text, &ptx.path.display().to_string())?;
+    dev.load_ptx_with(&ptx.text, &ptx.path.display().to_string(), &opts.ptx)?;
     // Buffers.
     let mut buffers: Vec<(String, u64, u64)> = Vec::new();
     for b in &spec.buffers {

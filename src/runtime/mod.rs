@@ -155,8 +155,19 @@ impl Device {
     /// Parses, checks and loads a PTX module (`cuModuleLoadData`); module variables are
     /// allocated and initialised. `file` names the PTX in error messages.
     pub fn load_ptx(&mut self, text: &str, file: &str) -> Result<(), RuntimeError> {
+        self.load_ptx_with(text, file, &crate::ptx::lower::LowerOptions::default())
+    }
+
+    /// [`Device::load_ptx`] with explicit lowering options.
+    pub fn load_ptx_with(
+        &mut self,
+        text: &str,
+        file: &str,
+        opts: &crate::ptx::lower::LowerOptions,
+    ) -> Result<(), RuntimeError> {
         let ast = crate::ptx::parse::parse(text).map_err(|e| e.in_file(file))?;
-        let program = crate::ptx::lower::lower(&ast, text).map_err(|e| e.in_file(file))?;
+        let program =
+            crate::ptx::lower::lower_with(&ast, text, opts).map_err(|e| e.in_file(file))?;
         let mut consts = vec![0u8; program.const_bytes as usize];
         for v in &program.vars {
             match v.space {
@@ -353,7 +364,7 @@ impl Device {
         let a = m.attrs.entry(kernel.to_string()).or_default();
         match attr {
             FuncAttribute::MaxDynamicSharedMemorySize(v) => {
-                if v as u64 + static_shared as u64 > gpu.max_shared_per_block_optin as u64 {
+                if v as u64 + static_shared > gpu.max_shared_per_block_optin as u64 {
                     return Err(RuntimeError::cuda(
                         "cudaErrorInvalidValue",
                         format!(
@@ -431,9 +442,10 @@ impl Device {
             }
         }
         let attrs = self.func_attributes(&kernel.name);
-        let max_dyn = attrs
-            .max_dynamic_shared
-            .unwrap_or(g.max_shared_per_block.saturating_sub(kernel.static_shared));
+        let max_dyn = attrs.max_dynamic_shared.unwrap_or(
+            g.max_shared_per_block
+                .saturating_sub(u32::try_from(kernel.static_shared).unwrap_or(u32::MAX)),
+        );
         if dims.dynamic_shared > max_dyn {
             let hint = if attrs.max_dynamic_shared.is_none() {
                 " (more than 48 KB needs cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first)"
