@@ -16,3 +16,5 @@ pub mod report;
 pub mod run;
 pub mod runtime;
 pub mod spec;
+#[doc(hidden)]
+pub mod testing;

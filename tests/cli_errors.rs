@@ -357,8 +357,12 @@ fn nvrtc_compile_error_is_located() {
     let spec = case("nvrtc", &["bad.cu"], spec_text);
     let (out, took) = gpumemsim(&["compile", spec.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    if stderr.contains("could not be loaded") {
-        eprintln!("skipped: NVRTC is not available here:\n{stderr}");
+    let nvrtc = if stderr.contains("could not be loaded") {
+        Err(stderr.trim().to_string())
+    } else {
+        Ok(())
+    };
+    if gpumemsim::testing::require("NVRTC", nvrtc, gpumemsim::testing::INSTALL_NVRTC).is_none() {
         return;
     }
     let stderr = check(&out, took, 2);

@@ -2,18 +2,10 @@
 //! with the data recorded on the hardware (tests/hw/h200/hw: outputs, their SHA-256, and Nsight
 //! Compute's CSV for the same PTX; see tests/hw/README.md for the command, date and versions).
 //!
-//! Outputs must be equal byte for byte. Counters must be equal, metric by metric, for every
-//! metric both sides report, except these, each for a stated reason:
-//! - `launch__occupancy_limit_shared_mem`: the driver picks the SM's shared-memory size at launch
-//!   by a heuristic that is not documented; gpumemsim reports the limit under the largest
-//!   configuration, as `cudaOccupancyMaxActiveBlocksPerMultiprocessor` does (that calculator is
-//!   checked against the CUDA API in tests/occupancy.rs).
-//! - every local-memory counter of `local_spill` (kernels/local.toml launch 4): its local traffic is
-//!   register spilling that ptxas adds; the PTX has none. The report shows ptxas's spill bytes.
-//! - the memory counters of `isa_atom` (kernels/isa.toml launch 5): ptxas expands some shared
-//!   atomics (64-bit min/max, inc/dec) into compare-and-swap loops, and contended global
-//!   reductions of several kinds coalesce differently; neither is modelled yet (its outputs are
-//!   compared exactly).
+//! Outputs must be equal byte for byte. Counters must be equal for every metric of the hardware
+//! data (`compare` fails if one side lacks a metric, see `NOT_SIMULATED` in
+//! src/report/compare.rs), except exactly the (program, launch, metric) pairs of [`EXCLUSIONS`],
+//! each with its cause, all of which must still differ (`exclusions_are_still_needed`).
 //!
 //! One output word is allowed one documented difference: result 138 of `isa_float`
 //! (`__dsqrt_ru(fabs(x))` for a NaN `x`, the high word) keeps the NaN's sign on the H200, because
@@ -22,8 +14,10 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
-use gpumemsim::report::compare::{compare, parse_ncu_csv};
+use gpumemsim::report::compare::{compare, parse_ncu_csv, Comparison};
+use gpumemsim::report::Report;
 use gpumemsim::run::{run_spec, RunOptions};
 use gpumemsim::spec::Spec;
 use sha2::{Digest, Sha256};
@@ -52,16 +46,280 @@ const CASES: &[(&str, &str)] = &[
     ("tests/hw/kernels/isa.toml", "k_isa"),
 ];
 
-fn excluded(program: &str, launch: usize, kernel: &str, metric: &str) -> bool {
-    metric == "launch__occupancy_limit_shared_mem"
-        || (program == "k_local"
-            && kernel == "local_spill"
-            && metric.contains("local")
-            && launch == 3)
-        || (program == "k_isa"
-            && kernel == "isa_atom"
-            && launch == 4
-            && !metric.starts_with("launch__"))
+/// One excluded (program, launch, metric) set: the listed launches (1-based, as `gpumemsim
+/// compare` numbers them) of `program` run `kernel` (the name before any template arguments) and
+/// differ from the H200 in `metric` for the stated `cause`.
+struct Exclusion {
+    program: &'static str,
+    launches: &'static [usize],
+    kernel: &'static str,
+    metric: &'static str,
+    cause: &'static str,
+}
+
+const fn ex(
+    program: &'static str,
+    launches: &'static [usize],
+    kernel: &'static str,
+    metric: &'static str,
+    cause: &'static str,
+) -> Exclusion {
+    Exclusion {
+        program,
+        launches,
+        kernel,
+        metric,
+        cause,
+    }
+}
+
+const OCC: &str = "launch__occupancy_limit_shared_mem";
+
+/// Measured: Nsight Compute reports the block limit under the shared-memory size the driver
+/// configured for the launch (`launch__shared_mem_config_size`, not recorded), which the driver
+/// picks per launch by an undocumented rule. gpumemsim reports the limit under the largest
+/// configuration (228 KB), as `cudaOccupancyMaxActiveBlocksPerMultiprocessor` does (checked
+/// against the CUDA API in tests/occupancy.rs). The recorded launches imply configurations of
+/// 8, 32, 64, 100, 132, 164, 196 or 228 KB. "The smallest configuration that holds the blocks the
+/// other limits allow" (`min(warps, registers, 32)` blocks of `static + dynamic + 1 KB`) gives
+/// the measured limit for 176 of the 203 launches, but not for 26 of the 128- and 256-thread ones
+/// nor for `local_spill` (32 threads, 8 blocks by registers, measured 32), which get a larger
+/// configuration (e.g. 32 KB where 8 KB holds the 8 blocks of a 256-thread kernel without shared
+/// memory); and no rule "smallest
+/// configuration that holds N blocks", N any function of block size and registers, fits those
+/// (256 threads: 1 KB per block and 2 KB per block both get 32 KB). So it is not modelled; the
+/// launches where the limit already agrees (k_shared_wide, shared_stride: 228 KB) are compared.
+const CARVEOUT: &str = "driver's per-launch shared-memory carveout not modelled";
+/// Measured (tests/hw/h200/hw/logs/k_local.sass): ptxas spills registers of `local_spill` to
+/// local memory; the PTX has no local traffic. The report shows ptxas's spill bytes.
+const SPILL: &str = "ptxas register spilling (SASS STL/LDL the PTX does not have)";
+/// Measured (tests/hw/h200/hw/logs/k_isa.sass): ptxas turns a reduction whose address it proves
+/// warp-uniform (a kernel parameter) and whose operation is associative (32-bit add, min, max,
+/// and, or, xor; `atomicSub` as an add, `atomicInc` with limit 0xffffffff as an add of 1) into a
+/// warp `REDUX` plus ONE `REDG` predicated on a single elected lane: 1 sector instead of the 32
+/// of 32 lanes on one address. Per warp of isa_atom that is 10 such REDs; the other 8 (`inc`/`dec`
+/// with limits, 64-bit add/min/max, the two-address `inc`) stay full-warp. The data agree exactly:
+/// 16 warps x (10 x 1 + 3 x 32 + 4 x 32) + 281 (the two-address `inc`) = 4,025 sectors measured;
+/// gpumemsim counts the 10 as 32 each, 16 x 10 x 31 = 4,960 more (8,985). `gl_red` (k_global)
+/// keeps 32 sectors because its address depends on a run-time argument. Fixing it needs a
+/// warp-uniformity analysis in the PTX lowering (src/ptx/lower.rs, next to
+/// `mark_unused_atomics`).
+const UNIFORM_RED: &str = "ptxas's REDUX + single-lane REDG for uniform-address reductions";
+/// Measured (same SASS): shared reductions at a uniform address are likewise one elected lane
+/// (`@P2 ATOMS`), `atomicAdd` on a shared u64 becomes an `LDS.64` + `ATOMS.CAST.SPIN.64` retry
+/// loop whose iterations depend on contention timing, and `atomicAdd(.., 1)` on four slots
+/// becomes `ATOMS.POPC.INC`; none is modelled, and the loop's counts are not deterministic.
+const SHARED_ATOM_SASS: &str = "ptxas's shared-atomic expansion (elected lane, CAS retry loop)";
+
+/// Every (launch, metric) pair excluded from `counters_equal_the_h200s`, with its cause.
+const EXCLUSIONS: &[Exclusion] = &[
+    ex("bank_columns", &[1, 2], "bank_columns", OCC, CARVEOUT),
+    ex("broadcast", &[1], "broadcast_read", OCC, CARVEOUT),
+    ex("broadcast", &[2, 3], "multicast_read", OCC, CARVEOUT),
+    ex("constant", &[1], "const_uniform", OCC, CARVEOUT),
+    ex("constant", &[2, 3, 4], "const_divergent", OCC, CARVEOUT),
+    ex("copy_16m", &[1], "copy", OCC, CARVEOUT),
+    ex(
+        "global_patterns",
+        &[1, 2, 3],
+        "copy_coalesced",
+        OCC,
+        CARVEOUT,
+    ),
+    ex("global_patterns", &[4], "copy_chunked", OCC, CARVEOUT),
+    ex("global_patterns", &[5, 6, 7, 8], "copy_2d", OCC, CARVEOUT),
+    ex("histogram", &[1, 2], "histogram256", OCC, CARVEOUT),
+    ex("matmul", &[1, 2], "fill_small", OCC, CARVEOUT),
+    ex("matmul", &[3, 4], "matmul_tiled", OCC, CARVEOUT),
+    ex("transpose", &[1], "transpose_naive", OCC, CARVEOUT),
+    ex("transpose", &[2, 3], "transpose_tile", OCC, CARVEOUT),
+    ex("warp_reduce", &[1], "warp_reduce_sum", OCC, CARVEOUT),
+    ex(
+        "k_constant",
+        &[1, 2, 3, 4, 5, 6],
+        "const_distinct",
+        OCC,
+        CARVEOUT,
+    ),
+    ex("k_constant", &[7, 8], "const_bytes", OCC, CARVEOUT),
+    ex(
+        "k_global",
+        &[
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+            25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
+        ],
+        "gl_stride",
+        OCC,
+        CARVEOUT,
+    ),
+    ex("k_global", &[37, 38], "gl_v2_ld", OCC, CARVEOUT),
+    ex("k_global", &[39, 40], "gl_v4_ld", OCC, CARVEOUT),
+    ex("k_global", &[41], "gl_v2_st", OCC, CARVEOUT),
+    ex("k_global", &[42, 43], "gl_v4_st", OCC, CARVEOUT),
+    ex("k_global", &[44, 45, 46], "gl_st_stride", OCC, CARVEOUT),
+    ex("k_global", &[47], "gl_gather", OCC, CARVEOUT),
+    ex("k_global", &[48], "gl_pred_off", OCC, CARVEOUT),
+    ex("k_global", &[49, 50, 51], "gl_atom", OCC, CARVEOUT),
+    ex("k_global", &[52, 53, 54], "gl_red", OCC, CARVEOUT),
+    ex("k_local", &[1, 2], "local_array", OCC, CARVEOUT),
+    ex("k_local", &[3], "local_v4", OCC, CARVEOUT),
+    ex("k_local", &[4], "local_spill", OCC, CARVEOUT),
+    ex("k_seed_gpu", &[1, 2], "gpu_0", OCC, CARVEOUT),
+    ex("k_seed_gpu", &[3], "gpu_1", OCC, CARVEOUT),
+    ex("k_seed_gpu", &[4, 5, 6, 7], "gpu_2", OCC, CARVEOUT),
+    ex("k_shared_patterns", &[1, 2], "sh_column", OCC, CARVEOUT),
+    ex(
+        "k_shared_patterns",
+        &[3, 4, 5, 6, 7],
+        "sh_pattern",
+        OCC,
+        CARVEOUT,
+    ),
+    ex("k_shared_patterns", &[8], "sh_xor_swizzle", OCC, CARVEOUT),
+    ex(
+        "k_shared_patterns",
+        &[9, 10, 11, 12],
+        "sh_subword",
+        OCC,
+        CARVEOUT,
+    ),
+    ex(
+        "k_shared_patterns",
+        &[13, 14, 15],
+        "sh_atomic",
+        OCC,
+        CARVEOUT,
+    ),
+    ex(
+        "k_shared_stride",
+        &[
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+            25, 26, 27, 28, 29, 30, 31, 32, 33,
+        ],
+        "sh_stride",
+        OCC,
+        CARVEOUT,
+    ),
+    ex(
+        "k_shared_stride",
+        &[34, 35, 36, 37, 38, 39, 40, 41],
+        "sh_store_stride",
+        OCC,
+        CARVEOUT,
+    ),
+    ex("k_isa", &[1], "isa_warp", OCC, CARVEOUT),
+    ex("k_isa", &[2], "isa_int", OCC, CARVEOUT),
+    ex("k_isa", &[3], "isa_float", OCC, CARVEOUT),
+    ex("k_isa", &[4], "isa_atom_init", OCC, CARVEOUT),
+    ex("k_isa", &[5], "isa_atom", OCC, CARVEOUT),
+    ex(
+        "k_local",
+        &[4],
+        "local_spill",
+        "smsp__sass_inst_executed_op_local_ld.sum",
+        SPILL,
+    ),
+    ex(
+        "k_local",
+        &[4],
+        "local_spill",
+        "smsp__sass_inst_executed_op_local_st.sum",
+        SPILL,
+    ),
+    ex(
+        "k_local",
+        &[4],
+        "local_spill",
+        "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+        SPILL,
+    ),
+    ex(
+        "k_local",
+        &[4],
+        "local_spill",
+        "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+        SPILL,
+    ),
+    ex(
+        "k_local",
+        &[4],
+        "local_spill",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+        SPILL,
+    ),
+    ex(
+        "k_local",
+        &[4],
+        "local_spill",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+        SPILL,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+        UNIFORM_RED,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "smsp__sass_inst_executed_op_shared_atom.sum",
+        SHARED_ATOM_SASS,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        SHARED_ATOM_SASS,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+        SHARED_ATOM_SASS,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        SHARED_ATOM_SASS,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        SHARED_ATOM_SASS,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+        SHARED_ATOM_SASS,
+    ),
+    ex(
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        SHARED_ATOM_SASS,
+    ),
+];
+
+/// The exclusion covering this comparison, if any.
+fn exclusion(program: &str, c: &Comparison) -> Option<&'static Exclusion> {
+    EXCLUSIONS.iter().find(|e| {
+        e.program == program
+            && e.metric == c.metric
+            && e.launches.contains(&(c.launch + 1))
+            && (c.kernel == e.kernel || c.kernel.starts_with(&format!("{}<", e.kernel)))
+    })
 }
 
 fn hashes() -> BTreeMap<String, String> {
@@ -74,13 +332,33 @@ fn hashes() -> BTreeMap<String, String> {
         .collect()
 }
 
-fn run(spec_path: &str) -> gpumemsim::report::Report {
+fn run(spec_path: &str) -> Report {
     let spec = Spec::load(spec_path).unwrap_or_else(|e| panic!("{e}"));
     let opts = RunOptions {
         write_outputs: false,
         ..RunOptions::default()
     };
     run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{spec_path}: {e}"))
+}
+
+/// The report of every case, run once for all the tests of this file.
+fn reports() -> &'static [Report] {
+    static REPORTS: OnceLock<Vec<Report>> = OnceLock::new();
+    REPORTS.get_or_init(|| CASES.iter().map(|(spec, _)| run(spec)).collect())
+}
+
+/// Every comparison of every case, with its program, and the number of launches.
+fn comparisons() -> (Vec<(&'static str, Comparison)>, usize) {
+    let mut out = Vec::new();
+    let mut launches = 0;
+    for ((spec, program), report) in CASES.iter().zip(reports()) {
+        let csv = std::fs::read_to_string(format!("{HW}/ncu/{program}.csv")).expect("ncu csv");
+        let ncu = parse_ncu_csv(&csv).unwrap_or_else(|e| panic!("{program}: {e}"));
+        let cmp = compare(report, &ncu).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        launches += report.launches.len();
+        out.extend(cmp.into_iter().map(|c| (*program, c)));
+    }
+    (out, launches)
 }
 
 /// The documented exception (see the module docs): words of result 138 of `isa_float` may
@@ -107,8 +385,7 @@ fn outputs_equal_the_h200s() {
     let hashes = hashes();
     let mut checked = 0;
     let mut bad = Vec::new();
-    for (spec, program) in CASES {
-        let report = run(spec);
+    for ((spec, program), report) in CASES.iter().zip(reports()) {
         for (_, file, bytes) in &report.outputs {
             let rel = format!("outputs/{program}/{file}");
             let raw = Path::new(HW).join(&rel);
@@ -129,6 +406,7 @@ fn outputs_equal_the_h200s() {
             }
         }
     }
+    eprintln!("{checked} outputs compared");
     assert!(checked >= 44, "only {checked} outputs compared");
     assert!(
         bad.is_empty(),
@@ -140,35 +418,30 @@ fn outputs_equal_the_h200s() {
 
 #[test]
 fn counters_equal_the_h200s() {
+    let (cmp, launches) = comparisons();
     let mut compared = 0;
     let mut bad = Vec::new();
-    let mut launches = 0;
-    for (spec, program) in CASES {
-        let report = run(spec);
-        let csv = std::fs::read_to_string(format!("{HW}/ncu/{program}.csv")).expect("ncu csv");
-        let ncu = parse_ncu_csv(&csv).unwrap_or_else(|e| panic!("{program}: {e}"));
-        let cmp = compare(&report, &ncu).unwrap_or_else(|e| panic!("{spec}: {e}"));
-        launches += report.launches.len();
-        for c in cmp {
-            if excluded(program, c.launch, &c.kernel, &c.metric) {
-                continue;
-            }
-            compared += 1;
-            if !c.equal() {
-                bad.push(format!(
-                    "{spec} launch {} {}: {} simulated {} H200 {}",
-                    c.launch + 1,
-                    c.kernel,
-                    c.metric,
-                    c.simulated,
-                    c.hardware
-                ));
-            }
+    for (program, c) in &cmp {
+        if exclusion(program, c).is_some() {
+            continue;
+        }
+        compared += 1;
+        if !c.equal() {
+            bad.push(format!(
+                "{program} launch {} {}: {} simulated {} H200 {}",
+                c.launch + 1,
+                c.kernel,
+                c.metric,
+                c.simulated,
+                c.hardware
+            ));
         }
     }
     eprintln!("{launches} launches, {compared} metric values compared");
-    assert!(launches >= 180, "only {launches} launches");
-    assert!(compared >= 5000, "only {compared} metric values compared");
+    // 203 launches of 37 Nsight Compute metrics each (40 recorded, less the 3 of NOT_SIMULATED),
+    // less the excluded pairs.
+    assert!(launches >= 203, "only {launches} launches");
+    assert!(compared >= 7335, "only {compared} metric values compared");
     assert!(
         bad.is_empty(),
         "{} of {compared} values differ:\n{}",
@@ -179,13 +452,39 @@ fn counters_equal_the_h200s() {
 
 #[test]
 fn exclusions_are_still_needed() {
-    // If an excluded metric starts to match, the exclusion should go: check they still differ.
-    let report = run("tests/hw/kernels/local.toml");
-    let csv = std::fs::read_to_string(format!("{HW}/ncu/k_local.csv")).expect("csv");
-    let cmp = compare(&report, &parse_ncu_csv(&csv).expect("parse")).expect("compare");
-    assert!(cmp
-        .iter()
-        .any(|c| c.metric == "smsp__sass_inst_executed_op_local_st.sum"
-            && c.kernel == "local_spill"
-            && !c.equal()));
+    // Every excluded pair must exist and still differ; when one starts to match, its exclusion
+    // goes. Pairs are listed once.
+    let (cmp, _) = comparisons();
+    let mut stale = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for e in EXCLUSIONS {
+        assert!(!e.cause.is_empty());
+        for &launch in e.launches {
+            assert!(
+                seen.insert((e.program, launch, e.metric)),
+                "{} launch {launch} {} is excluded twice",
+                e.program,
+                e.metric
+            );
+            let found = cmp
+                .iter()
+                .find(|(p, c)| *p == e.program && c.launch + 1 == launch && c.metric == e.metric);
+            match found {
+                None => stale.push(format!(
+                    "{} launch {launch} {}: no such comparison",
+                    e.program, e.metric
+                )),
+                Some((p, c)) if exclusion(p, c).is_none() => stale.push(format!(
+                    "{} launch {launch} runs {}, not {}",
+                    e.program, c.kernel, e.kernel
+                )),
+                Some((_, c)) if c.equal() => stale.push(format!(
+                    "{} launch {launch} {} {}: now equal ({}), drop the exclusion ({})",
+                    e.program, c.kernel, e.metric, c.hardware, e.cause
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(stale.is_empty(), "stale exclusions:\n{}", stale.join("\n"));
 }

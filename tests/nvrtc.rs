@@ -1,5 +1,6 @@
-//! NVRTC front end, end to end. Every test prints a note and passes when NVRTC cannot be loaded
-//! (CI installs `nvidia-cuda-nvrtc`, so they run there).
+//! NVRTC front end, end to end. Every test needs NVRTC: without it a test prints a SKIP line,
+//! and under CI (`CI=true`, where `.ci/run` installs `nvidia-cuda-nvrtc`) it fails
+//! (`gpumemsim::testing::require`).
 //!
 //! Expected mangled names are worked by hand from the Itanium C++ ABI's mangling rules
 //! (`_Z` <length><name> [template args `I…E` + return type] <parameter types>; `Pf` = `float*`,
@@ -13,13 +14,8 @@ use gpumemsim::frontend::{
 };
 
 fn have_nvrtc() -> bool {
-    match nvrtc_version() {
-        Ok(_) => true,
-        Err(e) => {
-            eprintln!("note: skipping NVRTC test: {e}");
-            false
-        }
-    }
+    gpumemsim::testing::require("NVRTC", nvrtc_version(), gpumemsim::testing::INSTALL_NVRTC)
+        .is_some()
 }
 
 fn names(list: &[&str]) -> Vec<String> {

@@ -632,7 +632,7 @@ fn env_path(var: &str) -> Option<PathBuf> {
 
 /// site-packages directories that may hold the pip CUDA packages: first the one `python3` reports
 /// for the `nvidia` namespace package, then common locations found by globbing.
-fn site_packages() -> &'static [PathBuf] {
+pub(crate) fn site_packages() -> &'static [PathBuf] {
     static SITE: OnceLock<Vec<PathBuf>> = OnceLock::new();
     SITE.get_or_init(|| {
         let mut dirs = Vec::new();

@@ -15,9 +15,10 @@
 //! - Sectors: the number of distinct 32-byte sectors ([`GpuConfig::sector_bytes`]) touched by the
 //!   active lanes' byte ranges `[addr, addr + width)` (Greg Smith, same thread: one active thread
 //!   gives 1 sector/request, 32 threads each in its own line give 32; CUDA C++ Programming Guide,
-//!   "Device Memory Accesses": accesses are served in 32-byte transactions). Measured on an H200:
-//!   stride 1/2/4/8+ 32-bit elements give 4/8/16/32 sectors, a one-element offset gives 5
-//!   (`/work/shared/design.md`).
+//!   "Device Memory Accesses": accesses are served in 32-byte transactions). Measured on an H200
+//!   (`tests/hw/h200/hw/ncu/k_global.csv`, `gl_stride<S>` launches 1–32): a stride of S 32-bit
+//!   elements gives `4 * S` sectors up to S = 8 and 32 beyond; a warp of consecutive elements
+//!   starting one element off a sector boundary gives 5 (launches 33–35).
 //! - Atomics and reductions (`atom`, `red`; SASS `ATOMG` / `RED`): still one request, but lanes
 //!   on the SAME address are not merged: each sector counts once per lane of its most-used
 //!   address, i.e. the sum over distinct sectors of the largest number of active lanes sharing

@@ -5,18 +5,21 @@
 //! distinct addresses (CUDA C++ Programming Guide, "Device Memory Accesses / Constant Memory":
 //! "a request is then split into as many separate requests as there are different memory
 //! addresses in the initial request, decreasing throughput by a factor equal to the number of
-//! separate requests"). Measured on an H200: one extra request per additional distinct address
-//! in the warp (`/work/shared/design.md`).
+//! separate requests"). Measured on an H200 (`tests/hw/h200/hw/ncu/k_constant.csv`, launches
+//! 1–6, `const_distinct<N>`: N distinct 4-byte words in one warp): `idc__requests` is N + 3, one
+//! request per distinct address plus three that do not depend on N (the SASS's own constant-bank
+//! operands, kernel parameters among them).
 //!
-//! What "different address" means is decided here, as a **hypothesis** to be checked by the
-//! `const_bytes` launches of `tests/hw/kernels/constant.cu`: addresses are compared by the
-//! naturally aligned unit the constant cache returns, at least a 4-byte word, i.e. by
-//! `addr / max(width, 4)`. Lanes reading different bytes of one word therefore share a request.
+//! What "different address" means is decided here by the naturally aligned unit the constant
+//! cache returns, at least a 4-byte word, i.e. by `addr / max(width, 4)`: lanes reading different
+//! bytes of one word share a request. The `const_bytes` launches of the same CSV (7 and 8) do
+//! not bear this out as it stands (`idc__requests` 34 and 6 where this rule gives 8 and 1);
+//! that is not resolved yet.
 //!
-//! Nsight Compute has no metric that counts these per-address requests under the `l1tex` names;
-//! its `idc__requests` (IDC = the indexed constant cache that serves `LDC`) counts requests to that
-//! cache, and the validation kernels ask for it so its relation to this count can be measured.
-//! Until then the counters report a gpumemsim-own name (see `counters.rs`).
+//! Nsight Compute has no metric that counts these per-address requests under the `l1tex` names,
+//! and `idc__requests` also counts the SASS's constant operands, which the PTX does not show, so
+//! the counters report gpumemsim-own names (see `counters.rs`; the `idc__` metrics are listed as
+//! not simulated in `report::compare::NOT_SIMULATED`).
 
 use crate::mem::request::MemRequest;
 

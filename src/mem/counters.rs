@@ -24,9 +24,9 @@
 //! reductions do not).
 //!
 //! The constant cache has no matching `l1tex` metric. Nsight Compute's `idc__requests` counts
-//! requests to the indexed constant cache that serves `LDC`, but whether it counts one per
-//! distinct address is not documented; until `tests/hw/kernels/constant.cu` is measured, the
-//! counts are reported under gpumemsim's own names: `gpumemsim__const_requests.sum` (requests
+//! requests to the indexed constant cache that serves `LDC`; measured on the H200
+//! (`tests/hw/h200/hw/ncu/k_constant.csv`, see [`constant`](crate::mem::constant)) it also counts
+//! the SASS's own constant operands, so the counts are reported under gpumemsim's own names: `gpumemsim__const_requests.sum` (requests
 //! after splitting by distinct address) and `gpumemsim__const_serialization.sum` (requests beyond
 //! one per instruction). `gpumemsim__const_inst_executed.sum` counts the warp-level constant
 //! loads themselves (kernel-parameter loads included).

@@ -25,8 +25,9 @@ fn spec_in(dir: &Path, text: &str) -> Spec {
     Spec::load(&p).unwrap()
 }
 
+/// `cc` is there; otherwise a SKIP, or a failure under CI ([`crate::testing::require`]).
 fn have_cc() -> bool {
-    Command::new("cc").arg("--version").output().is_ok()
+    crate::testing::require_tool("cc", crate::testing::INSTALL_CC)
 }
 
 /// Compiles and runs a C program; returns its directory.
@@ -66,7 +67,6 @@ const C_HEAD: &str =
 #[test]
 fn generated_c_init_matches_initial_bytes() {
     if !have_cc() {
-        eprintln!("skipped: no cc");
         return;
     }
     let dir = scratch();
@@ -153,7 +153,6 @@ fn generated_c_init_matches_initial_bytes() {
 #[test]
 fn c_f16_and_bf16_rounding_match_half_on_a_sweep() {
     if !have_cc() {
-        eprintln!("skipped: no cc");
         return;
     }
     // Every 65537th f32 bit pattern (all exponents, both signs, varied mantissas), plus the
@@ -397,7 +396,6 @@ fn ptx_program_launches_the_embedded_ptx_through_the_driver() {
 #[test]
 fn embedded_ptx_text_is_byte_exact() {
     if !have_cc() {
-        eprintln!("skipped: no cc");
         return;
     }
     let dir = scratch();
@@ -416,9 +414,10 @@ fn embedded_ptx_text_is_byte_exact() {
     assert_eq!(std::fs::read(dir.join("ptx.out")).unwrap(), text.as_bytes());
 }
 
-/// The CUDA include directory (with `cuda.h`) from `GPUMEMSIM_CUDA_INCLUDE`, `CUDA_HOME` or
-/// `/usr/local/cuda`, if there is one.
-fn cuda_include() -> Option<PathBuf> {
+/// The CUDA include directory (with `cuda.h`) from `GPUMEMSIM_CUDA_INCLUDE`, `CUDA_HOME`, the
+/// pip package `nvidia-cuda-runtime` (`<site-packages>/nvidia/cu13/include`, what CI installs) or
+/// `/usr/local/cuda`, or the list of places looked in.
+fn cuda_include() -> Result<PathBuf, String> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     if let Some(d) = std::env::var_os("GPUMEMSIM_CUDA_INCLUDE") {
         dirs.push(d.into());
@@ -426,18 +425,30 @@ fn cuda_include() -> Option<PathBuf> {
     if let Some(d) = std::env::var_os("CUDA_HOME") {
         dirs.push(PathBuf::from(d).join("include"));
     }
+    for sp in crate::frontend::nvrtc::site_packages() {
+        dirs.push(sp.join("nvidia/cu13/include"));
+        dirs.push(sp.join("nvidia/cuda_runtime/include"));
+    }
     dirs.push("/usr/local/cuda/include".into());
-    dirs.into_iter().find(|d| d.join("cuda.h").is_file())
+    dirs.iter()
+        .find(|d| d.join("cuda.h").is_file())
+        .cloned()
+        .ok_or_else(|| {
+            let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+            format!("no cuda.h in {}", looked.join(", "))
+        })
 }
 
 #[test]
 fn ptx_program_compiles_against_the_real_driver_api_header() {
-    let Some(inc) = cuda_include() else {
-        eprintln!("skipped: no cuda.h (set GPUMEMSIM_CUDA_INCLUDE)");
+    let install = format!(
+        "{} (or set GPUMEMSIM_CUDA_INCLUDE)",
+        crate::testing::INSTALL_NVRTC
+    );
+    let Some(inc) = crate::testing::require("cuda.h", cuda_include(), &install) else {
         return;
     };
-    if Command::new("c++").arg("--version").output().is_err() {
-        eprintln!("skipped: no c++");
+    if !crate::testing::require_tool("c++", crate::testing::INSTALL_CC) {
         return;
     }
     let dir = scratch();
