@@ -44,6 +44,7 @@ const CASES: &[(&str, &str)] = &[
     ("tests/hw/kernels/shared_stride.toml", "k_shared_stride"),
     ("tests/hw/kernels/shared_wide.toml", "k_shared_wide"),
     ("tests/hw/kernels/isa.toml", "k_isa"),
+    ("tests/hw/kernels/warp_masks.toml", "k_warp_masks"),
 ];
 
 /// One excluded (program, launch, metric) set: the listed launches (1-based, as `gpumemsim
@@ -76,7 +77,8 @@ const fn ex(
 const OCC: &str = "launch__occupancy_limit_shared_mem";
 
 /// Measured: Nsight Compute reports the block limit under the shared-memory size the driver
-/// configured for the launch (`launch__shared_mem_config_size`, not recorded), which the driver
+/// configured for the launch (`launch__shared_mem_config_size`: not in these CSVs, but recorded
+/// since for every launch in tests/hw/h200/cache/ncu, the data to find the rule), which the driver
 /// picks per launch by an undocumented rule. gpumemsim reports the limit under the largest
 /// configuration (228 KB), as `cudaOccupancyMaxActiveBlocksPerMultiprocessor` does (checked
 /// against the CUDA API in tests/occupancy.rs). The recorded launches imply configurations of
@@ -110,6 +112,16 @@ const UNIFORM_RED: &str = "ptxas's REDUX + single-lane REDG for uniform-address 
 /// loop whose iterations depend on contention timing, and `atomicAdd(.., 1)` on four slots
 /// becomes `ATOMS.POPC.INC`; none is modelled, and the loop's counts are not deterministic.
 const SHARED_ATOM_SASS: &str = "ptxas's shared-atomic expansion (elected lane, CAS retry loop)";
+
+/// Measured (tests/hw/h200/hw/logs/k_warp_masks.sass, `mask_intrinsics`): ptxas runs each
+/// collective whose member mask splits the warp inside a `BSSY .. WARPSYNC.EXCLUSIVE mask ..
+/// BSYNC` region, which the H200 executes once per mask group, and it scheduled the stores of
+/// `o[2]`, `o[3]` and `o[4]` (STG at 0x310, 0x390, 0x410) into the regions of the next
+/// collectives, whose masks `half`, `quarter` and `odd` make 2, 4 and 2 groups: 1 + 3 + 1 = 5
+/// more STG per warp, x 16 warps = 80 (336 measured, 256 in the PTX). Counted from the PTX until
+/// gpumemsim executes SASS (issue 9).
+const SPLIT_STORES: &str =
+    "ptxas put stores inside WARPSYNC.EXCLUSIVE regions run once per mask group";
 
 /// Every (launch, metric) pair excluded from `counters_equal_the_h200s`, with its cause.
 const EXCLUSIONS: &[Exclusion] = &[
@@ -212,6 +224,23 @@ const EXCLUSIONS: &[Exclusion] = &[
     ex("k_isa", &[3], "isa_float", OCC, CARVEOUT),
     ex("k_isa", &[4], "isa_atom_init", OCC, CARVEOUT),
     ex("k_isa", &[5], "isa_atom", OCC, CARVEOUT),
+    ex("k_warp_masks", &[1], "mask_intrinsics", OCC, CARVEOUT),
+    ex("k_warp_masks", &[2], "mask_groups", OCC, CARVEOUT),
+    ex("k_warp_masks", &[3], "mask_partial_warp", OCC, CARVEOUT),
+    ex(
+        "k_warp_masks",
+        &[1],
+        "mask_intrinsics",
+        "smsp__sass_inst_executed_op_global_st.sum",
+        SPLIT_STORES,
+    ),
+    ex(
+        "k_warp_masks",
+        &[1],
+        "mask_intrinsics",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        SPLIT_STORES,
+    ),
     ex(
         "k_local",
         &[4],
@@ -438,10 +467,10 @@ fn counters_equal_the_h200s() {
         }
     }
     eprintln!("{launches} launches, {compared} metric values compared");
-    // 203 launches of 37 Nsight Compute metrics each (40 recorded, less the 3 of NOT_SIMULATED),
+    // 206 launches of 37 Nsight Compute metrics each (40 recorded, less the 3 of NOT_SIMULATED),
     // less the excluded pairs.
-    assert!(launches >= 203, "only {launches} launches");
-    assert!(compared >= 7335, "only {compared} metric values compared");
+    assert!(launches >= 206, "only {launches} launches");
+    assert!(compared >= 7441, "only {compared} metric values compared");
     assert!(
         bad.is_empty(),
         "{} of {compared} values differ:\n{}",

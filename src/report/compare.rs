@@ -266,6 +266,8 @@ mod tests {
                 resources: None,
                 occupancy_limiter: None,
                 lines: Vec::new(),
+                printf: String::new(),
+                printf_dropped: 0,
             }],
             outputs: Vec::new(),
         }

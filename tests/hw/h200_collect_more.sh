@@ -9,16 +9,19 @@
 #   part 2: every example and validation program (hw/cache-progs) with the L1/L2/DRAM metrics of
 #           tests/hw/cache/metrics.txt (names ncu does not know on this chip are dropped and
 #           listed in $OUT/cache/dropped_metrics.txt), into $OUT/cache/.
-# Usage: bash tests/hw/h200_collect_more.sh 1|2   (from the repository root, $OUT set)
+# Usage: bash tests/hw/h200_collect_more.sh 1|2 [new-only]   (from the repository root, $OUT set)
+# (The first part-1 run, 10:01 UTC, lost the base metric list to a `grep` that prefixed file names;
+# the hw/ files of k_warp_masks and device_runtime come from `... 1 new-only` after the fix.)
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=${OUT:-$PWD/hw-out}
-metrics_of() { grep -v '^[[:space:]]*$' "$@" | tr -d ' ' | tr ',' '\n' | awk 'NF && !seen[$0]++' | paste -sd, -; }
+metrics_of() { grep -hv '^[[:space:]]*$' "$@" | tr -d ' ' | tr ',' '\n' | awk 'NF && !seen[$0]++' | paste -sd, -; }
 case "${1:-}" in
 1)
     BASE=$(sed -n '/<!-- metrics:begin -->/,/<!-- metrics:end -->/p' "$HERE/README.md" | grep -v '<!--' > /tmp/base.txt; metrics_of /tmp/base.txt "$HERE/kernels/metrics.txt")
     mkdir -p "$OUT/new"
     time GMS_METRICS="$BASE" OUT="$OUT/new" bash "$HERE/collect.sh" hw/progs-new
+    [ "${2:-}" = new-only ] && exit 0
     time CORPUS_PREEXPORTED=1 CORPUS_NCU_BUDGET=${CORPUS_NCU_BUDGET:-240} OUT="$OUT" \
         bash tests/corpus/collect_corpus.sh
     ;;
