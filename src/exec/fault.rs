@@ -35,6 +35,11 @@ pub enum FaultKind {
         /// The budget in warp-instructions.
         budget: u64,
     },
+    /// The instruction budget of the whole launch was used up.
+    LaunchBudget {
+        /// The budget in warp-instructions.
+        budget: u64,
+    },
     /// An instruction the executor cannot run with these operands.
     Unsupported {
         /// What.
@@ -78,6 +83,10 @@ impl fmt::Display for FaultKind {
             FaultKind::Budget { budget } => write!(
                 f,
                 "instruction budget of {budget} warp-instructions per block used up: the kernel seems not to end (raise it with --max-instructions)"
+            ),
+            FaultKind::LaunchBudget { budget } => write!(
+                f,
+                "instruction budget of {budget} warp-instructions per launch used up (all blocks together; raise it with --max-launch-instructions)"
             ),
             FaultKind::Unsupported { detail } => write!(f, "{detail}"),
         }

@@ -72,6 +72,12 @@ pub struct Launch<'a> {
     pub global: &'a mut GlobalMemory,
     /// Warp-instructions a block may execute before it is declared endless.
     pub budget_per_block: u64,
+    /// Warp-instructions the whole launch may execute (all blocks together).
+    pub budget_per_launch: u64,
+    /// Take the specialised paths (in-bounds scalar and vector memory accesses, common ALU
+    /// operand shapes). `false` runs every instruction through the general per-lane path, which
+    /// must give the same results and the same observer calls (a differential test checks it).
+    pub fast_paths: bool,
     /// SMs, for `%nsmid`/`%smid`.
     pub sm_count: u32,
     /// `%gridid`.
@@ -106,17 +112,55 @@ struct Ctx<'a, 'b, O: Observer> {
     obs: &'b mut O,
     stats: LaunchStats,
     block_budget: u64,
+    launch_budget: u64,
     clock: u64,
 }
 
 type Fault = (FaultKind, u32, u32); // kind, pc, lane
+
+/// Why a launch did not run to the end.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// A fault inside the simulated kernel.
+    #[error("{0}")]
+    Fault(Box<KernelFault>),
+    /// The host could not allocate the block's shared memory or local frames.
+    #[error("cannot allocate {bytes} bytes of host memory for {what}")]
+    OutOfMemory {
+        /// What the memory was for.
+        what: &'static str,
+        /// How much was asked for.
+        bytes: u64,
+    },
+}
+
+/// A zeroed buffer of `n` bytes, or an error instead of an abort when the host has no memory.
+fn try_zeroed(n: u64, what: &'static str) -> Result<Vec<u8>, ExecError> {
+    let err = || ExecError::OutOfMemory { what, bytes: n };
+    let len = usize::try_from(n).map_err(|_| err())?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| err())?;
+    v.resize(len, 0);
+    Ok(v)
+}
+
+/// Bytes of host memory a launch of `kernel` with `dims` holds for one block: its shared memory
+/// and the local frames of all its threads (warps are allocated whole). `None` on overflow.
+pub fn block_memory_bytes(kernel: &Kernel, dims: &LaunchDims) -> Option<(u64, u64)> {
+    let threads = u64::from(dims.threads_per_block().div_ceil(32)).checked_mul(32)?;
+    let shared = (kernel.dynamic_shared_offset as u64)
+        .checked_add(u64::from(dims.dynamic_shared))?
+        .max(kernel.static_shared as u64);
+    let local = (kernel.local_bytes as u64).checked_mul(threads)?;
+    Some((shared, local))
+}
 
 /// Runs a launch to the end. `progress(done, total)` is called after each block.
 pub fn run<O: Observer>(
     mut launch: Launch<'_>,
     obs: &mut O,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<LaunchStats, Box<KernelFault>> {
+) -> Result<LaunchStats, ExecError> {
     let k = launch.kernel;
     let dims = launch.dims;
     let threads = dims.threads_per_block();
@@ -124,12 +168,18 @@ pub fn run<O: Observer>(
     let mut warps: Vec<Warp> = (0..nwarps)
         .map(|i| Warp::new(i, k.num_regs, k.num_preds))
         .collect();
-    let shared_size = k.dynamic_shared_offset as usize + dims.dynamic_shared as usize;
-    let shared_size = shared_size.max(k.static_shared as usize);
-    let local_bytes = k.local_bytes as usize;
+    let (shared_size, local_size) = block_memory_bytes(k, &dims).ok_or(ExecError::OutOfMemory {
+        what: "the block's shared and local memory",
+        bytes: u64::MAX,
+    })?;
+    let local_bytes =
+        usize::try_from(k.local_bytes as u64).map_err(|_| ExecError::OutOfMemory {
+            what: "local memory",
+            bytes: k.local_bytes as u64,
+        })?;
     let mut mem = BlockMem {
-        shared: vec![0; shared_size],
-        local: vec![0; local_bytes * (nwarps as usize * 32)],
+        shared: try_zeroed(shared_size, "shared memory")?,
+        local: try_zeroed(local_size, "local memory frames")?,
         local_bytes,
         ctaid: [0; 3],
         smid: 0,
@@ -152,8 +202,10 @@ pub fn run<O: Observer>(
         obs,
         stats: LaunchStats::default(),
         block_budget: 0,
+        launch_budget: 0,
         clock: 0,
     };
+    ctx.launch_budget = ctx.l.budget_per_launch;
     let [gx, gy, gz] = dims.grid;
     let mut done = 0u64;
     for z in 0..gz {
@@ -179,7 +231,13 @@ pub fn run<O: Observer>(
                         Some(w) => [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
                         None => [0; 3],
                     };
-                    return Err(Box::new(fault(ctx.l, kind, pc, [x, y, z], thread)));
+                    return Err(ExecError::Fault(Box::new(fault(
+                        ctx.l,
+                        kind,
+                        pc,
+                        [x, y, z],
+                        thread,
+                    ))));
                 }
                 done += 1;
                 ctx.stats.blocks += 1;
@@ -452,24 +510,27 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 w.exit(m, m, pc);
                 continue;
             };
-            if self.block_budget == 0 {
-                return Err((
+            if self.block_budget == 0 || self.launch_budget == 0 {
+                let kind = if self.block_budget == 0 {
                     FaultKind::Budget {
                         budget: self.l.budget_per_block,
-                    },
-                    pc,
-                    w.id * 32 + m.trailing_zeros(),
-                ));
+                    }
+                } else {
+                    FaultKind::LaunchBudget {
+                        budget: self.l.budget_per_launch,
+                    }
+                };
+                return Err((kind, pc, w.id * 32 + m.trailing_zeros()));
             }
             self.block_budget -= 1;
+            self.launch_budget -= 1;
             self.clock += 1;
             let e = match inst.guard {
                 None => m,
                 Some(p) => m & pred_mask(w, p),
             };
-            self.stats.warp_instructions += 1;
-            self.stats.thread_instructions += e.count_ones() as u64;
-            self.obs.inst(pc, m, e);
+            // The instruction is counted once it has executed: one that faults (and so returns
+            // early below) adds nothing to any counter.
             match &inst.op {
                 Op::Alu {
                     f,
@@ -483,7 +544,13 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     // active ones written back: a branch-free loop over operand slices, with the
                     // common shapes (registers first, immediates last) specialised.
                     let mut out = [0u64; 32];
-                    match (*a, *b, *c, *x) {
+                    let shape = if self.l.fast_paths {
+                        (*a, *b, *c, *x)
+                    } else {
+                        // The general arm below handles every shape.
+                        (Src::Pred(0), Src::Pred(0), Src::Pred(0), Src::Pred(0))
+                    };
+                    match shape {
                         (Src::Reg(ra), Src::Reg(rb), Src::Imm(cv), Src::Imm(xv)) => {
                             let (av, bv) = (w.reg(ra), w.reg(rb));
                             for l in 0..32 {
@@ -888,6 +955,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 }
                 Op::Nop => w.advance(m, pc + 1),
             }
+            self.stats.warp_instructions += 1;
+            self.stats.thread_instructions += e.count_ones() as u64;
+            self.obs.inst(pc, m, e);
         }
     }
 
@@ -949,19 +1019,23 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         if let SpaceSel::Space(s @ (Space::Shared | Space::Global | Space::Const | Space::Param)) =
             sel
         {
-            if self.fast_scalar(w, mem, inst, s, &addrs, e, esize, pc, cache, kind) {
+            if self.l.fast_paths
+                && self.fast_scalar(w, mem, inst, s, &addrs, e, esize, pc, cache, kind)
+            {
                 return Ok(());
             }
         }
+        // The request is emitted only after every lane has accessed memory without a fault, so
+        // an instruction that faults is not counted.
         match sel {
             SpaceSel::Space(s) => {
-                if s != Space::Param {
-                    self.request(s, kind, width, addrs, e, pc, cache);
-                }
                 let mut hint = usize::MAX;
                 for l in lanes(e) {
                     self.lane_access(w, mem, inst, l, s, addrs[l], esize, width, &mut hint)
                         .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                }
+                if s != Space::Param {
+                    self.request(s, kind, width, addrs, e, pc, cache);
                 }
             }
             SpaceSel::Generic => {
@@ -973,6 +1047,13 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     spaces[l] = sp;
                     seen |= 1 << sp as u8;
                 }
+                let mut hint = usize::MAX;
+                for l in lanes(e) {
+                    self.lane_access(
+                        w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint,
+                    )
+                    .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                }
                 for sp in [Space::Global, Space::Shared, Space::Local, Space::Const] {
                     if seen >> sp as u8 & 1 == 0 {
                         continue;
@@ -981,13 +1062,6 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                         .filter(|&l| spaces[l] == sp)
                         .fold(0u32, |m, l| m | 1 << l);
                     self.request(sp, kind, width, addrs, mask, pc, cache);
-                }
-                let mut hint = usize::MAX;
-                for l in lanes(e) {
-                    self.lane_access(
-                        w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint,
-                    )
-                    .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
                 }
             }
         }
@@ -1064,7 +1138,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         };
         for l in lanes(e) {
             let a = addrs[l];
-            if a & (n - 1) != 0 || a < base || a - base + n > len {
+            if a & (n - 1) != 0 || a < base || n > len || a - base > len - n {
                 return false;
             }
         }
@@ -1080,7 +1154,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 let align = width.min(16) - 1;
                 for l in lanes(e) {
                     let a = addrs[l];
-                    if a & align != 0 || a - base + width > len {
+                    if a & align != 0 || width > len || a - base > len - width {
                         return false;
                     }
                 }
@@ -1252,7 +1326,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     fn global_index(&self, a: u64, n: u32, hint: &mut usize) -> Result<usize, FaultKind> {
         if *hint != usize::MAX {
             let al = self.l.global.alloc(*hint);
-            if a >= al.base && a + n as u64 <= al.base + al.data.len() as u64 {
+            let (len, n) = (al.data.len() as u64, n as u64);
+            if a >= al.base && n <= len && a - al.base <= len - n {
                 return Ok(*hint);
             }
         }
@@ -1269,11 +1344,20 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         let hint = match s {
             Space::Global => match self.l.global.nearest(a) {
                 Some(al) => {
-                    let end = al.base + al.data.len() as u64;
-                    if a >= al.base {
+                    let len = al.data.len() as u64;
+                    let end = al.base.saturating_add(len);
+                    if a >= end {
                         format!(
                             "{} bytes past the end of '{}' [{:#x}, {:#x})",
                             a - end,
+                            al.name,
+                            al.base,
+                            end
+                        )
+                    } else if a >= al.base {
+                        format!(
+                            "access of {size} bytes at offset {} straddles the end of '{}' [{:#x}, {:#x}) of {len} bytes",
+                            a - al.base,
                             al.name,
                             al.base,
                             end

@@ -151,6 +151,11 @@ impl Buffer {
         self.len * self.ty.size() as u64
     }
 
+    /// The spec file and the key (`[buffers.in]`) to name in errors about this buffer.
+    pub fn origin(&self) -> (&str, &str) {
+        (&self.origin.0, &self.origin.1)
+    }
+
     /// The little-endian bytes of the initial contents (`byte_len()` of them).
     pub fn initial_bytes(&self) -> Result<Vec<u8>, SpecError> {
         match &self.init {
@@ -177,7 +182,16 @@ impl Buffer {
                 }
                 Ok(bytes)
             }
-            other => Ok(init::generated_bytes(self.ty, self.len, other)),
+            other => {
+                init::generated_bytes(self.ty, self.len, other).ok_or_else(|| SpecError::Invalid {
+                    file: self.origin.0.clone(),
+                    key: self.origin.1.clone(),
+                    message: format!(
+                        "cannot allocate {} bytes of host memory for the initial contents",
+                        self.byte_len()
+                    ),
+                })
+            }
         }
     }
 }
