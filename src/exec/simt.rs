@@ -1553,3 +1553,123 @@ fn atom_apply(op: AtomOp, ty: ScalarType, old: u64, b: u64, c: u64) -> u64 {
     };
     r & mask
 }
+
+#[cfg(test)]
+mod tests {
+    //! Bounds arithmetic at the edges of an allocation and of the address space. These run in
+    //! the debug build of `cargo test`, where an overflowing subtraction panics.
+
+    use crate::exec::simt::{LaunchDims, NoObserver};
+    use crate::gpu::config::H200;
+    use crate::runtime::{Device, KernelArg, LaunchOptions, RuntimeError};
+
+    /// `ld.global.u32 [p + 4 * tid]` with `p` a `len`-byte allocation, run on 64 threads.
+    const LOAD: &str = "
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry ld(.param .u64 ld_param_0, .param .u64 ld_param_1)
+{
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<6>;
+	ld.param.u64 	%rd1, [ld_param_0];
+	ld.param.u64 	%rd2, [ld_param_1];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd1, %rd3;
+	ld.global.u32 	%r2, [%rd4];
+	add.s64 	%rd5, %rd2, %rd3;
+	st.global.u32 	[%rd5], %r2;
+	ret;
+}
+";
+
+    fn load(len: u64, fast_paths: bool) -> Result<(), RuntimeError> {
+        let mut dev = Device::new(&H200);
+        dev.load_ptx(LOAD, "ld.ptx")?;
+        let src = dev.malloc(len, "src");
+        let dst = dev.malloc(256, "dst");
+        let opts = LaunchOptions {
+            fast_paths,
+            ..LaunchOptions::default()
+        };
+        let dims = LaunchDims {
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            dynamic_shared: 0,
+        };
+        let args = [KernelArg::U64(src), KernelArg::U64(dst)];
+        dev.launch(
+            "ld",
+            "ld",
+            dims,
+            &args,
+            opts,
+            &mut NoObserver,
+            &mut |_, _| {},
+        )
+        .map(|_| ())
+    }
+
+    #[test]
+    fn an_access_straddling_the_end_is_reported_as_such() {
+        for fast in [true, false] {
+            // 254 bytes: thread 63 reads bytes 252..256, two of them past the end.
+            let msg = load(254, fast).expect_err("straddles").to_string();
+            assert!(
+                msg.contains("access of 4 bytes at offset 252 straddles the end of 'src'"),
+                "{msg}"
+            );
+            assert!(msg.contains("of 254 bytes"), "{msg}");
+            assert!(msg.contains("thread (63,0,0)"), "{msg}");
+            // 252 bytes: thread 63 reads bytes 252..256, all past the end.
+            let msg = load(252, fast).expect_err("past the end").to_string();
+            assert!(msg.contains("0 bytes past the end of 'src'"), "{msg}");
+            load(256, fast).expect("in bounds");
+        }
+    }
+
+    #[test]
+    fn a_shared_address_at_the_top_of_the_address_space_faults() {
+        let ptx = "
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry wild()
+{
+	.shared .align 4 .b8 	sh[128];
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<2>;
+	mov.u64 	%rd1, 0xFFFFFFFFFFFFFFFC;
+	ld.shared.u32 	%r1, [%rd1];
+	ret;
+}
+";
+        for fast in [true, false] {
+            let mut dev = Device::new(&H200);
+            dev.load_ptx(ptx, "wild.ptx").unwrap();
+            let opts = LaunchOptions {
+                fast_paths: fast,
+                ..LaunchOptions::default()
+            };
+            let dims = LaunchDims {
+                grid: [1, 1, 1],
+                block: [32, 1, 1],
+                dynamic_shared: 0,
+            };
+            let e = dev
+                .launch(
+                    "wild",
+                    "wild",
+                    dims,
+                    &[],
+                    opts,
+                    &mut NoObserver,
+                    &mut |_, _| {},
+                )
+                .expect_err("out of bounds");
+            let msg = e.to_string();
+            assert!(msg.contains("out-of-bounds shared access"), "{msg}");
+        }
+    }
+}

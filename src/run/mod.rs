@@ -157,18 +157,15 @@ pub fn run_spec(
         key,
         message: e.to_string(),
     };
-    let total = spec
-        .buffers
-        .iter()
-        .try_fold(0u64, |t, b| t.checked_add(b.byte_len()))
-        .unwrap_or(u64::MAX);
-    dev.check_memory(&format!("{} buffers together", spec.buffers.len()), total)
-        .map_err(|e| located("[buffers]".into(), e))?;
+    let mut pending = 0u64;
+    for b in &spec.buffers {
+        dev.check_memory_after(&format!("buffer '{}'", b.name), b.byte_len(), pending)
+            .map_err(|e| located(format!("[buffers.{}] len", b.name), e))?;
+        pending += b.byte_len();
+    }
     let mut buffers: Vec<(String, u64, u64)> = Vec::new();
     for b in &spec.buffers {
         let key = format!("[buffers.{}] len", b.name);
-        dev.check_memory(&format!("buffer '{}'", b.name), b.byte_len())
-            .map_err(|e| located(key.clone(), e))?;
         let bytes = b.initial_bytes()?;
         let len = bytes.len() as u64;
         let ptr = dev

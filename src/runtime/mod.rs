@@ -258,8 +258,27 @@ impl Device {
 
     /// Checks that `needed` more bytes fit the budget and the GPU's device memory.
     pub fn check_memory(&self, what: &str, needed: u64) -> Result<(), RuntimeError> {
-        let in_use = self.global.bytes();
+        self.check_memory_after(what, needed, 0)
+    }
+
+    /// Checks that `needed` more bytes fit, after `pending` bytes that are planned but not yet
+    /// allocated (so a whole set of buffers is checked before any is allocated).
+    pub fn check_memory_after(
+        &self,
+        what: &str,
+        needed: u64,
+        pending: u64,
+    ) -> Result<(), RuntimeError> {
+        let in_use = self.global.bytes().saturating_add(pending);
         let total = in_use.checked_add(needed);
+        if total.is_none_or(|t| t > self.memory_budget) {
+            return Err(RuntimeError::MemoryBudget {
+                what: what.to_string(),
+                needed,
+                in_use,
+                limit: self.memory_budget,
+            });
+        }
         if total.is_none_or(|t| t > self.gpu.global_mem_bytes) {
             return Err(RuntimeError::cuda(
                 "cudaErrorMemoryAllocation",
@@ -268,14 +287,6 @@ impl Device {
                     self.gpu.full_name, self.gpu.global_mem_bytes
                 ),
             ));
-        }
-        if total.is_none_or(|t| t > self.memory_budget) {
-            return Err(RuntimeError::MemoryBudget {
-                what: what.to_string(),
-                needed,
-                in_use,
-                limit: self.memory_budget,
-            });
         }
         Ok(())
     }
