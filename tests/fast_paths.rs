@@ -1,5 +1,6 @@
 //! The executor's specialised paths (in-bounds scalar and vector accesses, common ALU operand
-//! shapes) against its general per-lane path: every example and validation spec of
+//! shapes) and the memory models' shortcuts (conflict-free shared accesses, sectors already in
+//! order, a uniform constant load) against the general paths: every example and validation spec of
 //! `tests/h200.rs` is run both ways and must give the same outputs, byte for byte, and the same
 //! report, every metric and line included.
 

@@ -8,6 +8,12 @@
 //! remaining threads cannot reach, are reported as a divergent barrier. Blocks run one after
 //! another in linear order; each block's result depends only on memory, so blocks can later run
 //! in parallel with identical results for race-free kernels.
+//!
+//! An instruction reaches the observer and the statistics only once it has executed: one that
+//! faults adds nothing to any counter. Two instruction budgets bound a launch, one per block
+//! (an endless loop) and one for all blocks together (a huge grid). Memory accesses that are
+//! in bounds and aligned in every lane take a specialised path; [`Launch::fast_paths`] turns
+//! the specialised paths off for differential testing (results and observer calls are equal).
 
 use crate::exec::cvt::cvt;
 use crate::exec::fault::{FaultKind, KernelFault};
@@ -144,15 +150,21 @@ fn try_zeroed(n: u64, what: &'static str) -> Result<Vec<u8>, ExecError> {
     Ok(v)
 }
 
-/// Bytes of host memory a launch of `kernel` with `dims` holds for one block: its shared memory
-/// and the local frames of all its threads (warps are allocated whole). `None` on overflow.
-pub fn block_memory_bytes(kernel: &Kernel, dims: &LaunchDims) -> Option<(u64, u64)> {
-    let threads = u64::from(dims.threads_per_block().div_ceil(32)).checked_mul(32)?;
+/// Bytes of host memory a launch of `kernel` with `dims` holds for one block: its shared
+/// memory, the local frames of all its threads, and its warps' register files (warps are
+/// allocated whole). `None` on overflow.
+pub fn block_memory_bytes(kernel: &Kernel, dims: &LaunchDims) -> Option<(u64, u64, u64)> {
+    let warps = u64::from(dims.threads_per_block().div_ceil(32));
+    let threads = warps.checked_mul(32)?;
     let shared = (kernel.dynamic_shared_offset as u64)
         .checked_add(u64::from(dims.dynamic_shared))?
         .max(kernel.static_shared as u64);
     let local = (kernel.local_bytes as u64).checked_mul(threads)?;
-    Some((shared, local))
+    let regs = (kernel.num_regs as u64)
+        .checked_mul(32 * 8)?
+        .checked_add((kernel.num_preds as u64).checked_mul(4)?)?
+        .checked_mul(warps)?;
+    Some((shared, local, regs))
 }
 
 /// Runs a launch to the end. `progress(done, total)` is called after each block.
@@ -166,12 +178,17 @@ pub fn run<O: Observer>(
     let threads = dims.threads_per_block();
     let nwarps = threads.div_ceil(32);
     let mut warps: Vec<Warp> = (0..nwarps)
-        .map(|i| Warp::new(i, k.num_regs, k.num_preds))
-        .collect();
-    let (shared_size, local_size) = block_memory_bytes(k, &dims).ok_or(ExecError::OutOfMemory {
-        what: "the block's shared and local memory",
-        bytes: u64::MAX,
-    })?;
+        .map(|i| Warp::try_new(i, k.num_regs, k.num_preds))
+        .collect::<Option<_>>()
+        .ok_or(ExecError::OutOfMemory {
+            what: "register files",
+            bytes: (k.num_regs as u64).saturating_mul(256 * u64::from(nwarps)),
+        })?;
+    let (shared_size, local_size, _) =
+        block_memory_bytes(k, &dims).ok_or(ExecError::OutOfMemory {
+            what: "the block's shared and local memory",
+            bytes: u64::MAX,
+        })?;
     let local_bytes =
         usize::try_from(k.local_bytes as u64).map_err(|_| ExecError::OutOfMemory {
             what: "local memory",

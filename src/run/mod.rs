@@ -2,6 +2,11 @@
 //! buffers and symbols, launch each kernel with the memory models attached, write the outputs,
 //! and collect a report.
 //!
+//! Before anything runs, `[outputs]` paths are checked against the spec's inputs (an output may
+//! not overwrite the spec, its source, its PTX or a `file:` init) and the buffers against the
+//! simulated-memory budget; initial bytes become device memory by move, outputs leave it by move,
+//! and output files are written atomically.
+//!
 //! PTX files written by `gpumemsim compile` start with comment lines that this module reads back:
 //! `// gpumemsim-kernel: NAME = MANGLED` maps the C++ name a spec uses to the PTX entry, and
 //! `// gpumemsim-resources: MANGLED registers=N ...` records what ptxas reported for the kernel,
@@ -265,6 +270,7 @@ pub fn run_spec(
         }
         let occ: Option<Occupancy> = occ.and_then(|r| r.ok());
         let mut profile = Profile::new(spec.gpu, kernel.code.len());
+        profile.fast_paths = opts.launch.fast_paths;
         let stats = dev.launch(
             &mangled,
             &l.kernel,

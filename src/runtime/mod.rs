@@ -3,6 +3,11 @@
 //!
 //! Launch checks follow the CUDA Runtime API's documented errors ("cudaLaunchKernel",
 //! "cudaFuncSetAttribute") and the limits of the modelled GPU ([`crate::gpu::config`]).
+//!
+//! Simulated memory lives in host memory, so a [`Device`] has a simulated-memory budget
+//! ([`default_memory_budget`]: half the host's memory, at most the GPU's): allocations, module
+//! variables and a launch's shared memory and local frames are checked against it before they
+//! are made, and host allocations are fallible, so a too-large request is an error, not an abort.
 
 use std::collections::HashMap;
 
@@ -191,7 +196,8 @@ pub struct LaunchOptions {
     pub budget_per_launch: u64,
     /// Use the executor's specialised paths (the default); `false` sends every instruction
     /// through the general per-lane path, for differential testing. Results and counters are
-    /// the same either way.
+    /// the same either way. (The memory models' shortcuts are switched by
+    /// [`crate::report::profile::Profile::fast_paths`], which `run_spec` sets from this.)
     pub fast_paths: bool,
 }
 
@@ -728,14 +734,16 @@ impl Device {
         self.check_launch(k, &dims)?;
         let params = Self::pack_params(k, args)?;
         // The block's shared memory and its threads' local frames live in host memory too.
-        let (shared, local) = simt::block_memory_bytes(k, &dims).unwrap_or((u64::MAX, u64::MAX));
-        let frames = shared.saturating_add(local);
+        let (shared, local, regs) =
+            simt::block_memory_bytes(k, &dims).unwrap_or((u64::MAX, u64::MAX, u64::MAX));
+        let frames = shared.saturating_add(local).saturating_add(regs);
         if frames > self.memory_budget.saturating_sub(self.global.bytes()) {
             return Err(RuntimeError::MemoryBudget {
                 what: format!(
-                    "launch of '{display_name}' ({local} bytes of local memory: {} bytes per thread x {} threads; {shared} bytes of shared memory)",
+                    "launch of '{display_name}' ({local} bytes of local memory: {} bytes per thread x {} threads; {shared} bytes of shared memory; {regs} bytes of registers: {} per thread)",
                     k.local_bytes as u64,
-                    dims.threads_per_block()
+                    dims.threads_per_block(),
+                    k.num_regs as u64
                 ),
                 needed: frames,
                 in_use: self.global.bytes(),
