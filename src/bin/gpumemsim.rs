@@ -32,9 +32,8 @@ enum Cmd {
         /// Compile the spec's .cu with NVRTC even when it names a committed .ptx.
         #[arg(long)]
         recompile: bool,
-        /// Warp-instructions a block may execute before the kernel is declared endless.
-        #[arg(long, default_value_t = gpumemsim::runtime::DEFAULT_BUDGET_PER_BLOCK)]
-        max_instructions: u64,
+        #[command(flatten)]
+        limits: Limits,
         /// How many worst lines to show per launch.
         #[arg(long, default_value_t = 5)]
         top: usize,
@@ -56,6 +55,8 @@ enum Cmd {
         /// Show every metric, not only the ones that differ.
         #[arg(long)]
         all: bool,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Write a standalone CUDA host program that runs the spec on a real GPU.
     ExportCuda {
@@ -65,6 +66,33 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+}
+
+/// The limits that keep a run finite; a user may raise each.
+#[derive(clap::Args)]
+struct Limits {
+    /// Warp-instructions a block may execute before the kernel is declared endless.
+    #[arg(long, default_value_t = gpumemsim::runtime::DEFAULT_BUDGET_PER_BLOCK)]
+    max_instructions: u64,
+    /// Warp-instructions a whole launch (all blocks together) may execute.
+    #[arg(long, default_value_t = gpumemsim::runtime::DEFAULT_BUDGET_PER_LAUNCH)]
+    max_launch_instructions: u64,
+    /// Host memory the simulated device may hold (buffers, module variables, a block's shared
+    /// and local memory), e.g. 64G [default: half of this host's memory, at most the GPU's].
+    #[arg(long, value_parser = gpumemsim::runtime::parse_byte_size)]
+    memory_budget: Option<u64>,
+    /// Run every instruction through the executor's general path (for testing; same results).
+    #[arg(long, hide = true)]
+    no_fast_paths: bool,
+}
+
+impl Limits {
+    fn apply(&self, opts: &mut RunOptions) {
+        opts.launch.budget_per_block = self.max_instructions;
+        opts.launch.budget_per_launch = self.max_launch_instructions;
+        opts.launch.fast_paths = !self.no_fast_paths;
+        opts.memory_budget = self.memory_budget;
+    }
 }
 
 fn main() -> ExitCode {
@@ -90,7 +118,7 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             spec,
             json,
             recompile,
-            max_instructions,
+            limits,
             top,
         } => {
             let spec = Spec::load(&spec)?;
@@ -98,7 +126,7 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                 recompile,
                 ..RunOptions::default()
             };
-            opts.launch.budget_per_block = max_instructions;
+            limits.apply(&mut opts);
             let tty = std::io::stderr().is_terminal();
             let mut last = std::time::Instant::now();
             let report = run::run_spec(&spec, &opts, &mut |i, done, total| {
@@ -137,14 +165,17 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                         key: "ptx".into(),
                         message: "no output path".into(),
                     })?;
-            std::fs::write(&out, &ptx.text).map_err(|e| RunError::Io {
-                path: out.display().to_string(),
-                message: e.to_string(),
-            })?;
+            run::check_not_input(&spec, "--output", &out, &run::spec_inputs(&spec, false))?;
+            run::write_file(&out, ptx.text.as_bytes())?;
             eprintln!("wrote {}", out.display());
             Ok(())
         }
-        Cmd::Compare { spec, ncu_csv, all } => {
+        Cmd::Compare {
+            spec,
+            ncu_csv,
+            all,
+            limits,
+        } => {
             let spec = Spec::load(&spec)?;
             let csv = std::fs::read_to_string(&ncu_csv).map_err(|e| RunError::Io {
                 path: ncu_csv.display().to_string(),
@@ -155,10 +186,11 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                 message,
             };
             let ncu = gpumemsim::report::compare::parse_ncu_csv(&csv).map_err(bad)?;
-            let opts = RunOptions {
+            let mut opts = RunOptions {
                 write_outputs: false,
                 ..RunOptions::default()
             };
+            limits.apply(&mut opts);
             let report = run::run_spec(&spec, &opts, &mut |_, _, _| {})?;
             let cmp = gpumemsim::report::compare::compare(&report, &ncu).map_err(bad)?;
             print!("{}", gpumemsim::report::compare::render(&cmp, !all));
@@ -171,10 +203,10 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             let spec = Spec::load(&spec)?;
             let program = run::export_cuda(&spec, output.as_deref())?;
             match output {
-                Some(p) => std::fs::write(&p, program).map_err(|e| RunError::Io {
-                    path: p.display().to_string(),
-                    message: e.to_string(),
-                })?,
+                Some(p) => {
+                    run::check_not_input(&spec, "--output", &p, &run::spec_inputs(&spec, true))?;
+                    run::write_file(&p, program.as_bytes())?
+                }
                 None => print!("{program}"),
             }
             Ok(())

@@ -54,6 +54,11 @@ pub enum FaultKind {
     },
     /// `trap` / `__trap()` (CUDA reports `cudaErrorLaunchFailure`).
     Trap,
+    /// The instruction budget of the whole launch was used up.
+    LaunchBudget {
+        /// The budget in warp-instructions.
+        budget: u64,
+    },
     /// An instruction the executor cannot run with these operands.
     Unsupported {
         /// What.
@@ -111,6 +116,10 @@ impl fmt::Display for FaultKind {
             FaultKind::Trap => write!(
                 f,
                 "the kernel executed trap (__trap()): it aborts the launch (cudaErrorLaunchFailure)"
+            ),
+            FaultKind::LaunchBudget { budget } => write!(
+                f,
+                "instruction budget of {budget} warp-instructions per launch used up (all blocks together; raise it with --max-launch-instructions)"
             ),
             FaultKind::Unsupported { detail } => write!(f, "{detail}"),
         }

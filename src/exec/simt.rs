@@ -8,6 +8,12 @@
 //! remaining threads cannot reach, are reported as a divergent barrier. Blocks run one after
 //! another in linear order; each block's result depends only on memory, so blocks can later run
 //! in parallel with identical results for race-free kernels.
+//!
+//! An instruction reaches the observer and the statistics only once it has executed: one that
+//! faults adds nothing to any counter. Two instruction budgets bound a launch, one per block
+//! (an endless loop) and one for all blocks together (a huge grid). Memory accesses that are
+//! in bounds and aligned in every lane take a specialised path; [`Launch::fast_paths`] turns
+//! the specialised paths off for differential testing (results and observer calls are equal).
 
 use crate::exec::cvt::cvt;
 use crate::exec::fault::{FaultKind, KernelFault};
@@ -73,6 +79,12 @@ pub struct Launch<'a> {
     pub global: &'a mut GlobalMemory,
     /// Warp-instructions a block may execute before it is declared endless.
     pub budget_per_block: u64,
+    /// Warp-instructions the whole launch may execute (all blocks together).
+    pub budget_per_launch: u64,
+    /// Take the specialised paths (in-bounds scalar and vector memory accesses, common ALU
+    /// operand shapes). `false` runs every instruction through the general per-lane path, which
+    /// must give the same results and the same observer calls (a differential test checks it).
+    pub fast_paths: bool,
     /// SMs, for `%nsmid`/`%smid`.
     pub sm_count: u32,
     /// `%gridid`.
@@ -111,30 +123,85 @@ struct Ctx<'a, 'b, O: Observer> {
     obs: &'b mut O,
     stats: LaunchStats,
     block_budget: u64,
+    launch_budget: u64,
     clock: u64,
 }
 
 type Fault = (FaultKind, u32, u32); // kind, pc, lane
+
+/// Why a launch did not run to the end.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// A fault inside the simulated kernel.
+    #[error("{0}")]
+    Fault(Box<KernelFault>),
+    /// The host could not allocate the block's shared memory or local frames.
+    #[error("cannot allocate {bytes} bytes of host memory for {what}")]
+    OutOfMemory {
+        /// What the memory was for.
+        what: &'static str,
+        /// How much was asked for.
+        bytes: u64,
+    },
+}
+
+/// A zeroed buffer of `n` bytes, or an error instead of an abort when the host has no memory.
+fn try_zeroed(n: u64, what: &'static str) -> Result<Vec<u8>, ExecError> {
+    let err = || ExecError::OutOfMemory { what, bytes: n };
+    let len = usize::try_from(n).map_err(|_| err())?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| err())?;
+    v.resize(len, 0);
+    Ok(v)
+}
+
+/// Bytes of host memory a launch of `kernel` with `dims` holds for one block: its shared
+/// memory, the local frames of all its threads, and its warps' register files (warps are
+/// allocated whole). `None` on overflow.
+pub fn block_memory_bytes(kernel: &Kernel, dims: &LaunchDims) -> Option<(u64, u64, u64)> {
+    let warps = u64::from(dims.threads_per_block().div_ceil(32));
+    let threads = warps.checked_mul(32)?;
+    let shared = (kernel.dynamic_shared_offset as u64)
+        .checked_add(u64::from(dims.dynamic_shared))?
+        .max(kernel.static_shared as u64);
+    let local = (kernel.local_bytes as u64).checked_mul(threads)?;
+    let regs = (kernel.num_regs as u64)
+        .checked_mul(32 * 8)?
+        .checked_add((kernel.num_preds as u64).checked_mul(4)?)?
+        .checked_mul(warps)?;
+    Some((shared, local, regs))
+}
 
 /// Runs a launch to the end. `progress(done, total)` is called after each block.
 pub fn run<O: Observer>(
     mut launch: Launch<'_>,
     obs: &mut O,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<LaunchStats, Box<KernelFault>> {
+) -> Result<LaunchStats, ExecError> {
     let k = launch.kernel;
     let dims = launch.dims;
     let threads = dims.threads_per_block();
     let nwarps = threads.div_ceil(32);
     let mut warps: Vec<Warp> = (0..nwarps)
-        .map(|i| Warp::new(i, k.num_regs, k.num_preds))
-        .collect();
-    let shared_size = k.dynamic_shared_offset as usize + dims.dynamic_shared as usize;
-    let shared_size = shared_size.max(k.static_shared as usize);
-    let local_bytes = k.local_bytes as usize;
+        .map(|i| Warp::try_new(i, k.num_regs, k.num_preds))
+        .collect::<Option<_>>()
+        .ok_or(ExecError::OutOfMemory {
+            what: "register files",
+            bytes: (k.num_regs as u64).saturating_mul(256 * u64::from(nwarps)),
+        })?;
+    let (shared_size, local_size, _) =
+        block_memory_bytes(k, &dims).ok_or(ExecError::OutOfMemory {
+            what: "the block's shared and local memory",
+            bytes: u64::MAX,
+        })?;
+    let local_bytes =
+        usize::try_from(k.local_bytes as u64).map_err(|_| ExecError::OutOfMemory {
+            what: "local memory",
+            bytes: k.local_bytes as u64,
+        })?;
     let mut mem = BlockMem {
-        shared: vec![0; shared_size],
-        local: vec![0; local_bytes * (nwarps as usize * 32)],
+        shared: try_zeroed(shared_size, "shared memory")?,
+        local: try_zeroed(local_size, "local memory frames")?,
         local_bytes,
         ctaid: [0; 3],
         smid: 0,
@@ -157,8 +224,10 @@ pub fn run<O: Observer>(
         obs,
         stats: LaunchStats::default(),
         block_budget: 0,
+        launch_budget: 0,
         clock: 0,
     };
+    ctx.launch_budget = ctx.l.budget_per_launch;
     let [gx, gy, gz] = dims.grid;
     let mut done = 0u64;
     for z in 0..gz {
@@ -184,7 +253,13 @@ pub fn run<O: Observer>(
                         Some(w) => [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
                         None => [0; 3],
                     };
-                    return Err(Box::new(fault(ctx.l, kind, pc, [x, y, z], thread)));
+                    return Err(ExecError::Fault(Box::new(fault(
+                        ctx.l,
+                        kind,
+                        pc,
+                        [x, y, z],
+                        thread,
+                    ))));
                 }
                 done += 1;
                 ctx.stats.blocks += 1;
@@ -549,24 +624,27 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 w.exit(m, m, pc);
                 continue;
             };
-            if self.block_budget == 0 {
-                return Err((
+            if self.block_budget == 0 || self.launch_budget == 0 {
+                let kind = if self.block_budget == 0 {
                     FaultKind::Budget {
                         budget: self.l.budget_per_block,
-                    },
-                    pc,
-                    w.id * 32 + m.trailing_zeros(),
-                ));
+                    }
+                } else {
+                    FaultKind::LaunchBudget {
+                        budget: self.l.budget_per_launch,
+                    }
+                };
+                return Err((kind, pc, w.id * 32 + m.trailing_zeros()));
             }
             self.block_budget -= 1;
+            self.launch_budget -= 1;
             self.clock += 1;
             let e = match inst.guard {
                 None => m,
                 Some(p) => m & pred_mask(w, p),
             };
-            self.stats.warp_instructions += 1;
-            self.stats.thread_instructions += e.count_ones() as u64;
-            self.obs.inst(pc, m, e);
+            // The instruction is counted once it has executed: one that faults (and so returns
+            // early below) adds nothing to any counter.
             match &inst.op {
                 Op::Alu {
                     f,
@@ -580,7 +658,13 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     // active ones written back: a branch-free loop over operand slices, with the
                     // common shapes (registers first, immediates last) specialised.
                     let mut out = [0u64; 32];
-                    match (*a, *b, *c, *x) {
+                    let shape = if self.l.fast_paths {
+                        (*a, *b, *c, *x)
+                    } else {
+                        // The general arm below handles every shape.
+                        (Src::Pred(0), Src::Pred(0), Src::Pred(0), Src::Pred(0))
+                    };
+                    match shape {
                         (Src::Reg(ra), Src::Reg(rb), Src::Imm(cv), Src::Imm(xv)) => {
                             let (av, bv) = (w.reg(ra), w.reg(rb));
                             for l in 0..32 {
@@ -1060,6 +1144,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 }
                 Op::Nop => w.advance(m, pc + 1),
             }
+            self.stats.warp_instructions += 1;
+            self.stats.thread_instructions += e.count_ones() as u64;
+            self.obs.inst(pc, m, e);
         }
     }
 
@@ -1121,19 +1208,23 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         if let SpaceSel::Space(s @ (Space::Shared | Space::Global | Space::Const | Space::Param)) =
             sel
         {
-            if self.fast_scalar(w, mem, inst, s, &addrs, e, esize, pc, cache, kind) {
+            if self.l.fast_paths
+                && self.fast_scalar(w, mem, inst, s, &addrs, e, esize, pc, cache, kind)
+            {
                 return Ok(());
             }
         }
+        // The request is emitted only after every lane has accessed memory without a fault, so
+        // an instruction that faults is not counted.
         match sel {
             SpaceSel::Space(s) => {
-                if s != Space::Param {
-                    self.request(s, kind, width, addrs, e, pc, cache);
-                }
                 let mut hint = usize::MAX;
                 for l in lanes(e) {
                     self.lane_access(w, mem, inst, l, s, addrs[l], esize, width, &mut hint)
                         .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                }
+                if s != Space::Param {
+                    self.request(s, kind, width, addrs, e, pc, cache);
                 }
             }
             SpaceSel::Generic => {
@@ -1145,6 +1236,13 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     spaces[l] = sp;
                     seen |= 1 << sp as u8;
                 }
+                let mut hint = usize::MAX;
+                for l in lanes(e) {
+                    self.lane_access(
+                        w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint,
+                    )
+                    .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                }
                 for sp in [Space::Global, Space::Shared, Space::Local, Space::Const] {
                     if seen >> sp as u8 & 1 == 0 {
                         continue;
@@ -1153,13 +1251,6 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                         .filter(|&l| spaces[l] == sp)
                         .fold(0u32, |m, l| m | 1 << l);
                     self.request(sp, kind, width, addrs, mask, pc, cache);
-                }
-                let mut hint = usize::MAX;
-                for l in lanes(e) {
-                    self.lane_access(
-                        w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint,
-                    )
-                    .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
                 }
             }
         }
@@ -1236,7 +1327,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         };
         for l in lanes(e) {
             let a = addrs[l];
-            if a & (n - 1) != 0 || a < base || a - base + n > len {
+            if a & (n - 1) != 0 || a < base || n > len || a - base > len - n {
                 return false;
             }
         }
@@ -1252,7 +1343,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 let align = width.min(16) - 1;
                 for l in lanes(e) {
                     let a = addrs[l];
-                    if a & align != 0 || a - base + width > len {
+                    if a & align != 0 || width > len || a - base > len - width {
                         return false;
                     }
                 }
@@ -1424,7 +1515,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     fn global_index(&self, a: u64, n: u32, hint: &mut usize) -> Result<usize, FaultKind> {
         if *hint != usize::MAX {
             let al = self.l.global.alloc(*hint);
-            if a >= al.base && a + n as u64 <= al.base + al.data.len() as u64 {
+            let (len, n) = (al.data.len() as u64, n as u64);
+            if a >= al.base && n <= len && a - al.base <= len - n {
                 return Ok(*hint);
             }
         }
@@ -1441,11 +1533,20 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         let hint = match s {
             Space::Global => match self.l.global.nearest(a) {
                 Some(al) => {
-                    let end = al.base + al.data.len() as u64;
-                    if a >= al.base {
+                    let len = al.data.len() as u64;
+                    let end = al.base.saturating_add(len);
+                    if a >= end {
                         format!(
                             "{} bytes past the end of '{}' [{:#x}, {:#x})",
                             a - end,
+                            al.name,
+                            al.base,
+                            end
+                        )
+                    } else if a >= al.base {
+                        format!(
+                            "access of {size} bytes at offset {} straddles the end of '{}' [{:#x}, {:#x}) of {len} bytes",
+                            a - al.base,
                             al.name,
                             al.base,
                             end
@@ -1739,4 +1840,124 @@ fn atom_apply(op: AtomOp, ty: ScalarType, old: u64, b: u64, c: u64) -> u64 {
         AtomOp::Xor => old ^ b,
     };
     r & mask
+}
+
+#[cfg(test)]
+mod tests {
+    //! Bounds arithmetic at the edges of an allocation and of the address space. These run in
+    //! the debug build of `cargo test`, where an overflowing subtraction panics.
+
+    use crate::exec::simt::{LaunchDims, NoObserver};
+    use crate::gpu::config::H200;
+    use crate::runtime::{Device, KernelArg, LaunchOptions, RuntimeError};
+
+    /// `ld.global.u32 [p + 4 * tid]` with `p` a `len`-byte allocation, run on 64 threads.
+    const LOAD: &str = "
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry ld(.param .u64 ld_param_0, .param .u64 ld_param_1)
+{
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<6>;
+	ld.param.u64 	%rd1, [ld_param_0];
+	ld.param.u64 	%rd2, [ld_param_1];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd1, %rd3;
+	ld.global.u32 	%r2, [%rd4];
+	add.s64 	%rd5, %rd2, %rd3;
+	st.global.u32 	[%rd5], %r2;
+	ret;
+}
+";
+
+    fn load(len: u64, fast_paths: bool) -> Result<(), RuntimeError> {
+        let mut dev = Device::new(&H200);
+        dev.load_ptx(LOAD, "ld.ptx")?;
+        let src = dev.malloc(len, "src");
+        let dst = dev.malloc(256, "dst");
+        let opts = LaunchOptions {
+            fast_paths,
+            ..LaunchOptions::default()
+        };
+        let dims = LaunchDims {
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            dynamic_shared: 0,
+        };
+        let args = [KernelArg::U64(src), KernelArg::U64(dst)];
+        dev.launch(
+            "ld",
+            "ld",
+            dims,
+            &args,
+            opts,
+            &mut NoObserver,
+            &mut |_, _| {},
+        )
+        .map(|_| ())
+    }
+
+    #[test]
+    fn an_access_straddling_the_end_is_reported_as_such() {
+        for fast in [true, false] {
+            // 254 bytes: thread 63 reads bytes 252..256, two of them past the end.
+            let msg = load(254, fast).expect_err("straddles").to_string();
+            assert!(
+                msg.contains("access of 4 bytes at offset 252 straddles the end of 'src'"),
+                "{msg}"
+            );
+            assert!(msg.contains("of 254 bytes"), "{msg}");
+            assert!(msg.contains("thread (63,0,0)"), "{msg}");
+            // 252 bytes: thread 63 reads bytes 252..256, all past the end.
+            let msg = load(252, fast).expect_err("past the end").to_string();
+            assert!(msg.contains("0 bytes past the end of 'src'"), "{msg}");
+            load(256, fast).expect("in bounds");
+        }
+    }
+
+    #[test]
+    fn a_shared_address_at_the_top_of_the_address_space_faults() {
+        let ptx = "
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry wild()
+{
+	.shared .align 4 .b8 	sh[128];
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<2>;
+	mov.u64 	%rd1, 0xFFFFFFFFFFFFFFFC;
+	ld.shared.u32 	%r1, [%rd1];
+	ret;
+}
+";
+        for fast in [true, false] {
+            let mut dev = Device::new(&H200);
+            dev.load_ptx(ptx, "wild.ptx").unwrap();
+            let opts = LaunchOptions {
+                fast_paths: fast,
+                ..LaunchOptions::default()
+            };
+            let dims = LaunchDims {
+                grid: [1, 1, 1],
+                block: [32, 1, 1],
+                dynamic_shared: 0,
+            };
+            let e = dev
+                .launch(
+                    "wild",
+                    "wild",
+                    dims,
+                    &[],
+                    opts,
+                    &mut NoObserver,
+                    &mut |_, _| {},
+                )
+                .expect_err("out of bounds");
+            let msg = e.to_string();
+            assert!(msg.contains("out-of-bounds shared access"), "{msg}");
+        }
+    }
 }

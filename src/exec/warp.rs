@@ -58,6 +58,23 @@ impl Warp {
         }
     }
 
+    /// [`Warp::new`], or `None` when the host cannot allocate the register file.
+    pub fn try_new(id: u32, num_regs: u32, num_preds: u32) -> Option<Self> {
+        fn zeroed<T: Clone + Default>(n: usize) -> Option<Vec<T>> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(n).ok()?;
+            v.resize(n, T::default());
+            Some(v)
+        }
+        let regs: Vec<u64> = zeroed((num_regs as usize).checked_mul(32)?)?;
+        let preds: Vec<u32> = zeroed(num_preds as usize)?;
+        Some(Warp {
+            regs,
+            preds,
+            ..Warp::new(id, 0, 0)
+        })
+    }
+
     /// Resets the warp for a new block.
     pub fn reset(&mut self, live: u32) {
         self.regs.iter_mut().for_each(|r| *r = 0);

@@ -74,6 +74,8 @@ pub struct GpuConfig {
     pub sector_bytes: u32,
     /// L2 cache in bytes [PROPS: `l2CacheSize=62914560` in tests/hw/h200/occupancy_props.txt].
     pub l2_bytes: u32,
+    /// Device memory in bytes [PROPS: `totalGlobalMem=150109880320`].
+    pub global_mem_bytes: u64,
 }
 
 /// The NVIDIA H200 (SXM), compute capability 9.0.
@@ -107,6 +109,7 @@ pub const H200: GpuConfig = GpuConfig {
     l1_line_bytes: 128,
     sector_bytes: 32,
     l2_bytes: 60 * 1024 * 1024,
+    global_mem_bytes: 150_109_880_320,
 };
 
 /// Every GPU gpumemsim models, by spec name.

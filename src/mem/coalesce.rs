@@ -69,6 +69,12 @@ const MAX_WORDS_PER_LANE: u64 = 9;
 
 /// Requests and sectors of a global (or any flat-addressed) request.
 pub fn global_sectors(req: &MemRequest, cfg: &GpuConfig) -> Coalesced {
+    global_sectors_with(req, cfg, true)
+}
+
+/// [`global_sectors`], with its shortcut for sectors already in order taken or not
+/// (`fast_paths`); the answer is the same either way.
+pub fn global_sectors_with(req: &MemRequest, cfg: &GpuConfig, fast_paths: bool) -> Coalesced {
     if req.mask == 0 {
         return Coalesced::default();
     }
@@ -110,7 +116,7 @@ pub fn global_sectors(req: &MemRequest, cfg: &GpuConfig) -> Coalesced {
     }
     Coalesced {
         requests: 1,
-        sectors: count_distinct(&mut buf[..n], sorted),
+        sectors: count_distinct(&mut buf[..n], sorted && fast_paths),
     }
 }
 

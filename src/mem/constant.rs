@@ -26,6 +26,11 @@ use crate::mem::request::MemRequest;
 /// Constant-cache requests for `req`: the number of distinct aligned units (see module docs)
 /// among the active lanes; 1 when the warp agrees, 0 with no active lane.
 pub fn constant_requests(req: &MemRequest) -> u32 {
+    constant_requests_with(req, true)
+}
+
+/// [`constant_requests`], with its shortcut for a uniform warp taken or not (`fast_paths`).
+pub fn constant_requests_with(req: &MemRequest, fast_paths: bool) -> u32 {
     if req.mask == 0 {
         return 0;
     }
@@ -44,7 +49,7 @@ pub fn constant_requests(req: &MemRequest) -> u32 {
         buf[n] = u;
         n += 1;
     }
-    if uniform {
+    if uniform && fast_paths {
         return 1;
     }
     let v = &mut buf[..n];

@@ -32,10 +32,10 @@
 //! loads themselves (kernel-parameter loads included).
 
 use crate::gpu::config::GpuConfig;
-use crate::mem::coalesce::{global_sectors, local_sectors};
-use crate::mem::constant::constant_requests;
+use crate::mem::coalesce::{global_sectors_with, local_sectors};
+use crate::mem::constant::constant_requests_with;
 use crate::mem::request::{AccessKind, MemRequest, Space};
-use crate::mem::shared_banks::shared_wavefronts;
+use crate::mem::shared_banks::shared_wavefronts_with;
 
 /// Totals of every memory metric gpumemsim reports. All fields are plain event counts.
 #[allow(missing_docs)] // each field is documented by its metric name in `metrics()`
@@ -82,13 +82,19 @@ pub struct MemCounters {
 impl MemCounters {
     /// Counts one warp-level memory instruction.
     pub fn add_request(&mut self, req: &MemRequest, cfg: &GpuConfig) {
+        self.add_request_with(req, cfg, true)
+    }
+
+    /// [`MemCounters::add_request`], with the models' shortcuts taken or not (`fast_paths`,
+    /// for differential testing; the counts are the same either way).
+    pub fn add_request_with(&mut self, req: &MemRequest, cfg: &GpuConfig, fast_paths: bool) {
         if req.mask == 0 {
             // A fully predicated-off instruction is not executed as far as the counters go.
             return;
         }
         match req.space {
             Space::Shared => {
-                let a = shared_wavefronts(req, cfg);
+                let a = shared_wavefronts_with(req, cfg, fast_paths);
                 let (wf, conflicts) = (u64::from(a.wavefronts), u64::from(a.conflicts()));
                 self.shared_max_way = self.shared_max_way.max(a.max_way);
                 match req.kind {
@@ -110,7 +116,7 @@ impl MemCounters {
                 }
             }
             Space::Global => {
-                let c = global_sectors(req, cfg);
+                let c = global_sectors_with(req, cfg, fast_paths);
                 let (rq, sc) = (u64::from(c.requests), u64::from(c.sectors));
                 let (inst, requests, sectors) = match req.kind {
                     AccessKind::Load => (
@@ -159,7 +165,7 @@ impl MemCounters {
             }
             Space::Const | Space::Param => {
                 if req.kind == AccessKind::Load {
-                    let r = u64::from(constant_requests(req));
+                    let r = u64::from(constant_requests_with(req, fast_paths));
                     self.const_inst += 1;
                     self.const_requests += r;
                     self.const_serialization += r.saturating_sub(1);

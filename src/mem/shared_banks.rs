@@ -87,6 +87,12 @@ const MAX_WORDS_PER_LANE: usize = 9;
 
 /// Wavefronts for `req` (see the module docs for the rules).
 pub fn shared_wavefronts(req: &MemRequest, cfg: &GpuConfig) -> SharedAccess {
+    shared_wavefronts_with(req, cfg, true)
+}
+
+/// [`shared_wavefronts`], with its shortcuts for conflict-free accesses taken or not
+/// (`fast_paths`); the answer is the same either way.
+pub fn shared_wavefronts_with(req: &MemRequest, cfg: &GpuConfig, fast_paths: bool) -> SharedAccess {
     if req.mask == 0 {
         return SharedAccess::default();
     }
@@ -108,7 +114,15 @@ pub fn shared_wavefronts(req: &MemRequest, cfg: &GpuConfig) -> SharedAccess {
         let end = (first + lanes_per_phase).min(32);
         let phase_mask = lane_range_mask(first, end);
         if req.mask & phase_mask != 0 {
-            let worst = max_words_per_bank(req, first, end, bank_width, banks, merge_equal_words);
+            let worst = max_words_per_bank(
+                req,
+                first,
+                end,
+                bank_width,
+                banks,
+                merge_equal_words,
+                fast_paths,
+            );
             out.wavefronts += worst;
             out.ideal_wavefronts += 1;
             out.max_way = out.max_way.max(worst);
@@ -154,6 +168,7 @@ fn max_words_per_bank(
     bank_width: u64,
     banks: u64,
     merge_equal_words: bool,
+    fast_paths: bool,
 ) -> u32 {
     let width = u64::from(req.width.max(1));
     // Word and bank of an address; shifts and masks when the sizes are powers of two (4-byte
@@ -164,7 +179,7 @@ fn max_words_per_bank(
     let word = |a: u64| if pow2 { a >> wshift } else { a / bank_width };
     let bank = |w: u64| if pow2 { w & bmask } else { w % banks };
     // Fastest path (4-byte words, 32 banks): no bank sees two different words.
-    if pow2 && banks == 32 && wshift == 2 {
+    if fast_paths && pow2 && banks == 32 && wshift == 2 {
         let phase = req.mask & lane_range_mask(first, end);
         if phase == 0 {
             return 0;
@@ -211,7 +226,7 @@ fn max_words_per_bank(
         }
     }
     // Fast path: every bank sees at most one distinct word (the common, conflict-free case).
-    if banks <= 64 {
+    if fast_paths && banks <= 64 {
         let mut seen = [u64::MAX; 64];
         let mut fast = true;
         let mut any = false;

@@ -100,6 +100,24 @@ impl GlobalMemory {
         base
     }
 
+    /// `cudaMalloc` whose contents are `data` (moved in): the allocation is `data.len()` bytes.
+    pub fn malloc_with(&mut self, data: Vec<u8>, name: &str) -> u64 {
+        let base = self.next;
+        self.next = (base + (data.len() as u64).max(1) + 255) & !255;
+        self.insert(Allocation {
+            base,
+            data,
+            name: name.to_string(),
+        });
+        base
+    }
+
+    /// Removes the allocation starting at `base` and returns its contents.
+    pub fn take(&mut self, base: u64) -> Option<Vec<u8>> {
+        let i = self.allocs.iter().position(|a| a.base == base)?;
+        Some(self.allocs.remove(i).data)
+    }
+
     /// Places an allocation at a fixed address (module variables).
     pub fn insert(&mut self, a: Allocation) {
         let pos = self.allocs.partition_point(|x| x.base < a.base);

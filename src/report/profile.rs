@@ -16,6 +16,9 @@ pub struct Profile {
     pub warp_inst: Vec<u64>,
     /// Thread-level executions (guard passed) by instruction index.
     pub thread_inst: Vec<u64>,
+    /// Let the memory models take their shortcuts (the default); `false` for differential
+    /// testing, with the same counts.
+    pub fast_paths: bool,
 }
 
 impl Profile {
@@ -26,6 +29,7 @@ impl Profile {
             per_pc: vec![MemCounters::default(); code_len],
             warp_inst: vec![0; code_len],
             thread_inst: vec![0; code_len],
+            fast_paths: true,
         }
     }
 
@@ -43,7 +47,7 @@ impl Observer for Profile {
     #[inline]
     fn mem(&mut self, req: &MemRequest) {
         if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
-            c.add_request(req, self.gpu);
+            c.add_request_with(req, self.gpu, self.fast_paths);
         }
     }
 

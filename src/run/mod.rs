@@ -2,6 +2,11 @@
 //! buffers and symbols, launch each kernel with the memory models attached, write the outputs,
 //! and collect a report.
 //!
+//! Before anything runs, `[outputs]` paths are checked against the spec's inputs (an output may
+//! not overwrite the spec, its source, its PTX or a `file:` init) and the buffers against the
+//! simulated-memory budget; initial bytes become device memory by move, outputs leave it by move,
+//! and output files are written atomically.
+//!
 //! PTX files written by `gpumemsim compile` start with comment lines that this module reads back:
 //! `// gpumemsim-kernel: NAME = MANGLED` maps the C++ name a spec uses to the PTX entry, and
 //! `// gpumemsim-resources: MANGLED registers=N ...` records what ptxas reported for the kernel,
@@ -82,6 +87,9 @@ pub struct RunOptions {
     pub write_outputs: bool,
     /// How the PTX is lowered (the ptxas passes, front-end limits).
     pub ptx: crate::ptx::lower::LowerOptions,
+    /// The simulated-memory budget in bytes (`None`: [`crate::runtime::default_memory_budget`],
+    /// half of the host's memory and at most the GPU's).
+    pub memory_budget: Option<u64>,
 }
 
 impl Default for RunOptions {
@@ -91,6 +99,7 @@ impl Default for RunOptions {
             recompile: false,
             write_outputs: true,
             ptx: crate::ptx::lower::LowerOptions::default(),
+            memory_budget: None,
         }
     }
 }
@@ -140,18 +149,53 @@ pub fn run_spec(
     progress: &mut dyn FnMut(usize, u64, u64),
 ) -> Result<Report, RunError> {
     let file = spec.path.display().to_string();
+    if opts.write_outputs {
+        check_outputs(spec)?;
+    }
     let ptx = spec_ptx(spec, opts.recompile)?;
     let mut dev = Device::new(spec.gpu);
+    if let Some(b) = opts.memory_budget {
+        dev.set_memory_budget(b);
+    }
     dev.load_ptx_with(&ptx.text, &ptx.path.display().to_string(), &opts.ptx)?;
-    // Buffers.
+    // Buffers: the budget is checked for all of them before any byte is generated, and each
+    // buffer's initial bytes become its device memory (moved, not copied).
+    let located = |key: String, e: RuntimeError| RunError::Launch {
+        file: file.clone(),
+        key,
+        message: e.to_string(),
+    };
+    let mut pending = 0u64;
+    for b in &spec.buffers {
+        dev.check_memory_after(&format!("buffer '{}'", b.name), b.byte_len(), pending)
+            .map_err(|e| located(format!("[buffers.{}] len", b.name), e))?;
+        pending += b.byte_len();
+    }
     let mut buffers: Vec<(String, u64, u64)> = Vec::new();
     for b in &spec.buffers {
+        let key = format!("[buffers.{}] len", b.name);
         let bytes = b.initial_bytes()?;
-        let ptr = dev.malloc(bytes.len() as u64, &b.name);
-        dev.memcpy_htod(ptr, &bytes)?;
-        buffers.push((b.name.clone(), ptr, bytes.len() as u64));
+        let len = bytes.len() as u64;
+        let ptr = dev
+            .malloc_with(bytes, &b.name)
+            .map_err(|e| located(key, e))?;
+        buffers.push((b.name.clone(), ptr, len));
     }
     for s in &spec.symbols {
+        let size = dev.get_symbol_size(&s.name).unwrap_or(0);
+        if s.byte_len() > size {
+            return Err(RunError::Launch {
+                file: file.clone(),
+                key: format!("[symbols.{}]", s.name),
+                message: format!(
+                    "{} bytes ({} x {}) do not fit '{}' ({size} bytes)",
+                    s.byte_len(),
+                    s.len,
+                    s.ty,
+                    s.name
+                ),
+            });
+        }
         let bytes = s.initial_bytes()?;
         dev.memcpy_to_symbol(&s.name, &bytes, 0)
             .map_err(|e| RunError::Launch {
@@ -229,6 +273,7 @@ pub fn run_spec(
         }
         let occ: Option<Occupancy> = occ.and_then(|r| r.ok());
         let mut profile = Profile::new(spec.gpu, kernel.code.len());
+        profile.fast_paths = opts.launch.fast_paths;
         let stats = dev.launch(
             &mangled,
             &l.kernel,
@@ -250,8 +295,12 @@ pub fn run_spec(
                 message: format!("no buffer named '{}'", o.buffer),
             });
         };
-        let mut host = vec![0u8; *len as usize];
-        dev.memcpy_dtoh(&mut host, *ptr)?;
+        // The device is done with: its bytes move into the report (no second copy).
+        let host = dev.take_allocation(*ptr).ok_or_else(|| RunError::Launch {
+            file: file.clone(),
+            key: format!("[outputs] {}", o.buffer),
+            message: format!("buffer '{}' ({len} bytes) is no longer allocated", o.buffer),
+        })?;
         if opts.write_outputs {
             write_file(&o.path, &host)?;
         }
@@ -265,17 +314,100 @@ pub fn run_spec(
     Ok(report)
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), RunError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| RunError::Io {
-            path: dir.display().to_string(),
-            message: e.to_string(),
-        })?;
-    }
-    std::fs::write(path, bytes).map_err(|e| RunError::Io {
-        path: path.display().to_string(),
+/// Writes `bytes` to `path` atomically: into a temporary file in the same directory, then
+/// renamed over `path`, so a failed write never leaves a half-written file behind.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), RunError> {
+    let io = |p: &Path, e: std::io::Error| RunError::Io {
+        path: p.display().to_string(),
         message: e.to_string(),
-    })
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.gpumemsim-{}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, bytes)
+        .map_err(|e| io(&tmp, e))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| io(path, e)));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// `path` made absolute with symbolic links and `..` resolved, also when the file itself does
+/// not exist yet (its directory is resolved then).
+fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    match (abs.parent(), abs.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .unwrap_or(abs.clone()),
+        _ => abs,
+    }
+}
+
+/// The files a spec reads, with the key that names each: the spec itself, `source`, `ptx`
+/// (when `with_ptx`) and every `file:` init.
+pub fn spec_inputs(spec: &Spec, with_ptx: bool) -> Vec<(String, PathBuf)> {
+    let mut v = vec![("the spec itself".to_string(), spec.path.clone())];
+    if let Some(p) = &spec.source {
+        v.push(("source".into(), p.clone()));
+    }
+    if let (true, Some(p)) = (with_ptx, &spec.ptx) {
+        v.push(("ptx".into(), p.clone()));
+    }
+    for (kind, list) in [("buffers", &spec.buffers), ("symbols", &spec.symbols)] {
+        for b in list {
+            if let crate::spec::Init::File(p) = &b.init {
+                v.push((format!("[{kind}.{}] init", b.name), p.clone()));
+            }
+        }
+    }
+    v
+}
+
+/// Refuses to write `path` (named by `key`) when it is one of `inputs`.
+pub fn check_not_input(
+    spec: &Spec,
+    key: &str,
+    path: &Path,
+    inputs: &[(String, PathBuf)],
+) -> Result<(), RunError> {
+    let out = canonical(path);
+    match inputs.iter().find(|(_, p)| canonical(p) == out) {
+        Some((what, _)) => Err(RunError::Launch {
+            file: spec.path.display().to_string(),
+            key: key.to_string(),
+            message: format!(
+                "{} is also an input of the spec ({what}); refusing to overwrite it (choose another output path)",
+                path.display()
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks that no `[outputs]` entry would overwrite an input of the spec or another output.
+pub fn check_outputs(spec: &Spec) -> Result<(), RunError> {
+    let mut inputs = spec_inputs(spec, true);
+    for o in &spec.outputs {
+        let key = format!("[outputs] {}", o.buffer);
+        check_not_input(spec, &key, &o.path, &inputs)?;
+        inputs.push((
+            format!("the output of [outputs] {}", o.buffer),
+            o.path.clone(),
+        ));
+    }
+    Ok(())
 }
 
 /// Converts spec arguments to kernel arguments, checked against the PTX parameter types.

@@ -3,6 +3,11 @@
 //!
 //! Launch checks follow the CUDA Runtime API's documented errors ("cudaLaunchKernel",
 //! "cudaFuncSetAttribute") and the limits of the modelled GPU ([`crate::gpu::config`]).
+//!
+//! Simulated memory lives in host memory, so a [`Device`] has a simulated-memory budget
+//! ([`default_memory_budget`]: half the host's memory, at most the GPU's): allocations, module
+//! variables and a launch's shared memory and local frames are checked against it before they
+//! are made, and host allocations are fallible, so a too-large request is an error, not an abort.
 
 use std::collections::HashMap;
 
@@ -19,6 +24,57 @@ use crate::ptx::error::PtxError;
 
 /// Default instruction budget per block (warp-instructions).
 pub const DEFAULT_BUDGET_PER_BLOCK: u64 = 50_000_000;
+
+/// Default instruction budget per launch, all blocks together (warp-instructions): about half
+/// a minute of simulation on one core at the executor's 5 to 10 million warp-instructions per
+/// second, and twice the largest example launch (`examples/matmul_1024.toml`, 134 million).
+pub const DEFAULT_BUDGET_PER_LAUNCH: u64 = 250_000_000;
+
+/// The simulated-memory budget used when the host's memory cannot be read (8 GiB).
+pub const FALLBACK_MEMORY_BUDGET: u64 = 8 << 30;
+
+/// The default simulated-memory budget: half of this host's physical memory (`MemTotal` in
+/// `/proc/meminfo`), or [`FALLBACK_MEMORY_BUDGET`] when that cannot be read, and never more
+/// than the modelled GPU's device memory (`gpu_memory`).
+pub fn default_memory_budget(gpu_memory: u64) -> u64 {
+    host_memory_bytes()
+        .map(|m| m / 2)
+        .unwrap_or(FALLBACK_MEMORY_BUDGET)
+        .min(gpu_memory)
+}
+
+/// `MemTotal` of `/proc/meminfo` in bytes, when readable.
+pub fn host_memory_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut it = line["MemTotal:".len()..].split_whitespace();
+    let n: u64 = it.next()?.parse().ok()?;
+    match it.next() {
+        Some("kB") | None => n.checked_mul(1024),
+        _ => None,
+    }
+}
+
+/// A byte count with an optional binary suffix: `4096`, `512M`, `64G`, `1T` (also `64GiB`,
+/// `64GB`; every suffix is a power of 1024).
+pub fn parse_byte_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, suffix) = t.split_at(digits);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{text:?} is not a byte count (e.g. 4096, 512M, 64G)"))?;
+    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("{text:?}: unknown suffix (use K, M, G or T)")),
+    };
+    n.checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("{text:?} is too large"))
+}
 
 /// Errors of the runtime, with the CUDA error name where CUDA has one.
 #[derive(Debug, Error)]
@@ -37,6 +93,38 @@ pub enum RuntimeError {
     /// A fault inside the simulated kernel.
     #[error("{0}")]
     Fault(#[from] Box<KernelFault>),
+    /// Simulating this would hold more host memory than the simulated-memory budget allows.
+    #[error("{what} needs {needed} bytes of simulated memory, {in_use} are in use and the simulated-memory budget is {limit} bytes; raise it with --memory-budget SIZE (e.g. --memory-budget 64G; RunOptions::memory_budget in the library)")]
+    MemoryBudget {
+        /// What asked for the memory.
+        what: String,
+        /// Bytes asked for.
+        needed: u64,
+        /// Bytes already held.
+        in_use: u64,
+        /// The budget.
+        limit: u64,
+    },
+    /// The host refused an allocation within the budget.
+    #[error("cannot allocate {bytes} bytes of host memory for {what}")]
+    OutOfHostMemory {
+        /// What the memory was for.
+        what: String,
+        /// Bytes asked for.
+        bytes: u64,
+    },
+}
+
+impl From<simt::ExecError> for RuntimeError {
+    fn from(e: simt::ExecError) -> Self {
+        match e {
+            simt::ExecError::Fault(f) => RuntimeError::Fault(f),
+            simt::ExecError::OutOfMemory { what, bytes } => RuntimeError::OutOfHostMemory {
+                what: what.to_string(),
+                bytes,
+            },
+        }
+    }
 }
 
 impl RuntimeError {
@@ -104,12 +192,21 @@ pub enum FuncAttribute {
 pub struct LaunchOptions {
     /// Warp-instructions per block before the kernel is declared endless.
     pub budget_per_block: u64,
+    /// Warp-instructions per launch, all blocks together.
+    pub budget_per_launch: u64,
+    /// Use the executor's specialised paths (the default); `false` sends every instruction
+    /// through the general per-lane path, for differential testing. Results and counters are
+    /// the same either way. (The memory models' shortcuts are switched by
+    /// [`crate::report::profile::Profile::fast_paths`], which `run_spec` sets from this.)
+    pub fast_paths: bool,
 }
 
 impl Default for LaunchOptions {
     fn default() -> Self {
         LaunchOptions {
             budget_per_block: DEFAULT_BUDGET_PER_BLOCK,
+            budget_per_launch: DEFAULT_BUDGET_PER_LAUNCH,
+            fast_paths: true,
         }
     }
 }
@@ -139,6 +236,7 @@ pub struct Device {
     pub global: GlobalMemory,
     module: Option<Module>,
     launches: u64,
+    memory_budget: u64,
 }
 
 impl Device {
@@ -149,7 +247,54 @@ impl Device {
             global: GlobalMemory::new(),
             module: None,
             launches: 0,
+            memory_budget: default_memory_budget(gpu.global_mem_bytes),
         }
+    }
+
+    /// The simulated-memory budget: the most host memory that device allocations, module
+    /// variables and a launch's shared memory and local frames may hold together.
+    pub fn memory_budget(&self) -> u64 {
+        self.memory_budget
+    }
+
+    /// Sets the simulated-memory budget (see [`Device::memory_budget`]).
+    pub fn set_memory_budget(&mut self, bytes: u64) {
+        self.memory_budget = bytes;
+    }
+
+    /// Checks that `needed` more bytes fit the budget and the GPU's device memory.
+    pub fn check_memory(&self, what: &str, needed: u64) -> Result<(), RuntimeError> {
+        self.check_memory_after(what, needed, 0)
+    }
+
+    /// Checks that `needed` more bytes fit, after `pending` bytes that are planned but not yet
+    /// allocated (so a whole set of buffers is checked before any is allocated).
+    pub fn check_memory_after(
+        &self,
+        what: &str,
+        needed: u64,
+        pending: u64,
+    ) -> Result<(), RuntimeError> {
+        let in_use = self.global.bytes().saturating_add(pending);
+        let total = in_use.checked_add(needed);
+        if total.is_none_or(|t| t > self.memory_budget) {
+            return Err(RuntimeError::MemoryBudget {
+                what: what.to_string(),
+                needed,
+                in_use,
+                limit: self.memory_budget,
+            });
+        }
+        if total.is_none_or(|t| t > self.gpu.global_mem_bytes) {
+            return Err(RuntimeError::cuda(
+                "cudaErrorMemoryAllocation",
+                format!(
+                    "{what} needs {needed} bytes, {in_use} are allocated and the {} has {} bytes of device memory",
+                    self.gpu.full_name, self.gpu.global_mem_bytes
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Parses, checks and loads a PTX module (`cuModuleLoadData`); module variables are
@@ -168,15 +313,36 @@ impl Device {
         let ast = crate::ptx::parse::parse(text).map_err(|e| e.in_file(file))?;
         let program =
             crate::ptx::lower::lower_with(&ast, text, opts).map_err(|e| e.in_file(file))?;
+        let mut program = program;
+        let globals = program
+            .vars
+            .iter()
+            .filter(|v| v.space != Space::Const)
+            .try_fold(0u64, |t, v| t.checked_add(v.init.len() as u64))
+            .unwrap_or(u64::MAX);
+        self.check_memory(&format!("{file}: module variables"), globals)?;
         let mut consts = vec![0u8; program.const_bytes as usize];
-        for v in &program.vars {
+        for v in &mut program.vars {
             match v.space {
                 Space::Const => {
-                    consts[v.addr as usize..(v.addr + v.size) as usize].copy_from_slice(&v.init)
+                    let r = v.addr as usize..(v.addr as usize).saturating_add(v.init.len());
+                    match consts.get_mut(r) {
+                        Some(dst) => dst.copy_from_slice(&v.init),
+                        None => {
+                            return Err(RuntimeError::cuda(
+                                "cudaErrorInvalidPtx",
+                                format!(
+                                    "{file}: .const variable '{}' lies outside the constant bank",
+                                    v.name
+                                ),
+                            ))
+                        }
+                    }
                 }
+                // The initial bytes move into device memory (the program keeps the size).
                 _ => self.global.insert(Allocation {
                     base: v.addr,
-                    data: v.init.clone(),
+                    data: std::mem::take(&mut v.init),
                     name: v.name.clone(),
                 }),
             }
@@ -200,9 +366,31 @@ impl Device {
         })
     }
 
-    /// `cudaMalloc`.
+    /// `cudaMalloc` of a small, known size (tests, benchmarks). Panics when the host cannot
+    /// allocate it; use [`Device::try_malloc`] for sizes that come from users.
     pub fn malloc(&mut self, size: u64, name: &str) -> u64 {
         self.global.malloc(size, name)
+    }
+
+    /// `cudaMalloc`, checked against the simulated-memory budget and the GPU's memory, with a
+    /// fallible host allocation.
+    pub fn try_malloc(&mut self, size: u64, name: &str) -> Result<u64, RuntimeError> {
+        self.check_memory(&format!("buffer '{name}'"), size)?;
+        let data = zeroed(size, name)?;
+        Ok(self.global.malloc_with(data, name))
+    }
+
+    /// `cudaMalloc` followed by `cudaMemcpy` of `data`, which becomes the allocation's contents
+    /// (moved, not copied). The budget must have been checked for it already (the bytes exist);
+    /// it is checked again here.
+    pub fn malloc_with(&mut self, data: Vec<u8>, name: &str) -> Result<u64, RuntimeError> {
+        self.check_memory(&format!("buffer '{name}'"), data.len() as u64)?;
+        Ok(self.global.malloc_with(data, name))
+    }
+
+    /// Moves the contents of the allocation at `ptr` out of the device (freeing it).
+    pub fn take_allocation(&mut self, ptr: u64) -> Option<Vec<u8>> {
+        self.global.take(ptr)
     }
 
     /// `cudaFree`.
@@ -246,7 +434,13 @@ impl Device {
 
     /// `cudaMemcpy` device to device.
     pub fn memcpy_dtod(&mut self, dst: u64, src: u64, n: u64) -> Result<(), RuntimeError> {
-        let mut tmp = vec![0u8; n as usize];
+        if self.global.find(src, n).is_none() {
+            return Err(RuntimeError::cuda(
+                "cudaErrorInvalidValue",
+                format!("copy of {n} bytes from {src:#x} is out of bounds"),
+            ));
+        }
+        let mut tmp = zeroed(n, "a device-to-device copy")?;
         self.memcpy_dtoh(&mut tmp, src)?;
         self.memcpy_htod(dst, &tmp)
     }
@@ -360,11 +554,11 @@ impl Device {
                 format!("no kernel named '{kernel}'"),
             )
         })?;
-        let static_shared = k.static_shared;
+        let static_shared = k.static_shared as u64;
         let a = m.attrs.entry(kernel.to_string()).or_default();
         match attr {
             FuncAttribute::MaxDynamicSharedMemorySize(v) => {
-                if v as u64 + static_shared > gpu.max_shared_per_block_optin as u64 {
+                if u64::from(v) + static_shared > u64::from(gpu.max_shared_per_block_optin) {
                     return Err(RuntimeError::cuda(
                         "cudaErrorInvalidValue",
                         format!(
@@ -441,12 +635,35 @@ impl Device {
                 ));
             }
         }
+        // Static shared memory: ptxas refuses more than 48 KB ("uses too much shared data"), and
+        // static plus dynamic may not exceed the opt-in maximum per block (227 KB on the H200,
+        // `sharedMemPerBlockOptin`).
+        let static_shared = kernel.static_shared as u64;
+        if static_shared > u64::from(g.max_shared_per_block) {
+            return Err(RuntimeError::cuda(
+                "cudaErrorInvalidPtx",
+                format!(
+                    "kernel '{}' declares {static_shared} bytes of static shared memory, more than the {} bytes a kernel may declare statically (ptxas: \"uses too much shared data\"; use dynamic shared memory for more)",
+                    kernel.name, g.max_shared_per_block
+                ),
+            ));
+        }
+        let total_shared = static_shared + u64::from(dims.dynamic_shared);
+        if total_shared > u64::from(g.max_shared_per_block_optin) {
+            return Err(RuntimeError::cuda(
+                "cudaErrorInvalidValue",
+                format!(
+                    "{static_shared} bytes of static plus {} bytes of dynamic shared memory exceed the {} bytes a block may have",
+                    dims.dynamic_shared, g.max_shared_per_block_optin
+                ),
+            ));
+        }
         let attrs = self.func_attributes(&kernel.name);
-        let max_dyn = attrs.max_dynamic_shared.unwrap_or(
-            g.max_shared_per_block
-                .saturating_sub(u32::try_from(kernel.static_shared).unwrap_or(u32::MAX)),
-        );
-        if dims.dynamic_shared > max_dyn {
+        let max_dyn = attrs
+            .max_dynamic_shared
+            .map(u64::from)
+            .unwrap_or(u64::from(g.max_shared_per_block).saturating_sub(static_shared));
+        if u64::from(dims.dynamic_shared) > max_dyn {
             let hint = if attrs.max_dynamic_shared.is_none() {
                 " (more than 48 KB needs cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first)"
             } else {
@@ -527,6 +744,23 @@ impl Device {
         })?;
         self.check_launch(k, &dims)?;
         let params = Self::pack_params(k, args)?;
+        // The block's shared memory and its threads' local frames live in host memory too.
+        let (shared, local, regs) =
+            simt::block_memory_bytes(k, &dims).unwrap_or((u64::MAX, u64::MAX, u64::MAX));
+        let frames = shared.saturating_add(local).saturating_add(regs);
+        if frames > self.memory_budget.saturating_sub(self.global.bytes()) {
+            return Err(RuntimeError::MemoryBudget {
+                what: format!(
+                    "launch of '{display_name}' ({local} bytes of local memory: {} bytes per thread x {} threads; {shared} bytes of shared memory; {regs} bytes of registers: {} per thread)",
+                    k.local_bytes as u64,
+                    dims.threads_per_block(),
+                    k.num_regs as u64
+                ),
+                needed: frames,
+                in_use: self.global.bytes(),
+                limit: self.memory_budget,
+            });
+        }
         self.launches += 1;
         let launch = Launch {
             kernel: k,
@@ -536,11 +770,26 @@ impl Device {
             consts: &m.consts,
             global: &mut self.global,
             budget_per_block: opts.budget_per_block,
+            budget_per_launch: opts.budget_per_launch,
+            fast_paths: opts.fast_paths,
             sm_count: self.gpu.sm_count,
             grid_id: self.launches,
         };
-        simt::run(launch, obs, progress).map_err(RuntimeError::Fault)
+        Ok(simt::run(launch, obs, progress)?)
     }
+}
+
+/// A zeroed host buffer of `n` bytes, or an error instead of an abort.
+fn zeroed(n: u64, what: &str) -> Result<Vec<u8>, RuntimeError> {
+    let err = || RuntimeError::OutOfHostMemory {
+        what: what.to_string(),
+        bytes: n,
+    };
+    let len = usize::try_from(n).map_err(|_| err())?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| err())?;
+    v.resize(len, 0);
+    Ok(v)
 }
 
 /// The kernel argument a spec number becomes for a parameter of type `ty` and `size` bytes.

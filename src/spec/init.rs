@@ -65,10 +65,12 @@ pub(crate) fn random_bits(ty: ElemType, draw: u64) -> Bits {
     }
 }
 
-/// The bytes of a generated (not file) initialisation of `len` elements.
-pub(crate) fn generated_bytes(ty: ElemType, len: u64, init: &Init) -> Vec<u8> {
-    let n = usize::try_from(len).unwrap_or(0);
-    let mut out = Vec::with_capacity(n.saturating_mul(ty.size()));
+/// The bytes of a generated (not file) initialisation of `len` elements; `None` when the host
+/// cannot allocate them (the caller reports it; nothing aborts).
+pub(crate) fn generated_bytes(ty: ElemType, len: u64, init: &Init) -> Option<Vec<u8>> {
+    let n = usize::try_from(len).ok()?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(n.checked_mul(ty.size())?).ok()?;
     match init {
         Init::Zeros | Init::File(_) => out.resize(n * ty.size(), 0),
         Init::Iota => (0..len).for_each(|i| push_bits(&mut out, ty, iota_bits(ty, i))),
@@ -79,7 +81,7 @@ pub(crate) fn generated_bytes(ty: ElemType, len: u64, init: &Init) -> Vec<u8> {
         }
         Init::Values(v) => v.iter().for_each(|b| push_bits(&mut out, ty, *b)),
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]

@@ -57,7 +57,11 @@
 //! limits ([`crate::gpu::config::GpuConfig`]: threads per block, block and grid dimensions,
 //! dynamic shared memory against the 48 KiB default or the `max_dynamic_shared` opt-in,
 //! which itself may not exceed the opt-in maximum). The kernel's parameter types, its static
-//! shared memory and register use are the runtime's to check; [`Arg`] carries what it needs.
+//! shared memory (at most 48 KB, and static plus dynamic at most the 227 KB a block may have:
+//! `Device::check_launch`) and register use are the runtime's to check. Buffers count against the
+//! simulated-memory budget (`--memory-budget`), checked for all of them before any is
+//! allocated; an `[outputs]` path that is also an input (the spec, `source`, `ptx`, a `file:`
+//! init) is refused, and outputs are written atomically; [`Arg`] carries what it needs.
 
 mod elem;
 mod init;
@@ -151,16 +155,29 @@ impl Buffer {
         self.len * self.ty.size() as u64
     }
 
+    /// The spec file and the key (`[buffers.in]`) to name in errors about this buffer.
+    pub fn origin(&self) -> (&str, &str) {
+        (&self.origin.0, &self.origin.1)
+    }
+
     /// The little-endian bytes of the initial contents (`byte_len()` of them).
     pub fn initial_bytes(&self) -> Result<Vec<u8>, SpecError> {
         match &self.init {
             Init::File(path) => {
-                let bytes = std::fs::read(path).map_err(|source| SpecError::Io {
+                let io = |source: std::io::Error| SpecError::Io {
                     file: self.origin.0.clone(),
                     what: format!("{} init", self.origin.1),
                     path: path.clone(),
                     source,
-                })?;
+                };
+                // Read into a buffer reserved fallibly for the expected size (no abort).
+                let mut bytes = Vec::new();
+                usize::try_from(self.byte_len())
+                    .ok()
+                    .and_then(|n| bytes.try_reserve_exact(n).ok())
+                    .ok_or_else(|| io(std::io::ErrorKind::OutOfMemory.into()))?;
+                std::io::Read::read_to_end(&mut std::fs::File::open(path).map_err(io)?, &mut bytes)
+                    .map_err(io)?;
                 if bytes.len() as u64 != self.byte_len() {
                     return Err(SpecError::Invalid {
                         file: self.origin.0.clone(),
@@ -177,7 +194,16 @@ impl Buffer {
                 }
                 Ok(bytes)
             }
-            other => Ok(init::generated_bytes(self.ty, self.len, other)),
+            other => {
+                init::generated_bytes(self.ty, self.len, other).ok_or_else(|| SpecError::Invalid {
+                    file: self.origin.0.clone(),
+                    key: self.origin.1.clone(),
+                    message: format!(
+                        "cannot allocate {} bytes of host memory for the initial contents",
+                        self.byte_len()
+                    ),
+                })
+            }
         }
     }
 }
