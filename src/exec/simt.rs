@@ -163,8 +163,8 @@ pub fn block_memory_bytes(kernel: &Kernel, dims: &LaunchDims) -> Option<(u64, u6
     let threads = warps.checked_mul(32)?;
     let shared = (kernel.dynamic_shared_offset as u64)
         .checked_add(u64::from(dims.dynamic_shared))?
-        .max(kernel.static_shared as u64);
-    let local = (kernel.local_bytes as u64).checked_mul(threads)?;
+        .max(kernel.static_shared);
+    let local = kernel.local_bytes.checked_mul(threads)?;
     let regs = (kernel.num_regs as u64)
         .checked_mul(32 * 8)?
         .checked_add((kernel.num_preds as u64).checked_mul(4)?)?
@@ -194,11 +194,10 @@ pub fn run<O: Observer>(
             what: "the block's shared and local memory",
             bytes: u64::MAX,
         })?;
-    let local_bytes =
-        usize::try_from(k.local_bytes as u64).map_err(|_| ExecError::OutOfMemory {
-            what: "local memory",
-            bytes: k.local_bytes as u64,
-        })?;
+    let local_bytes = usize::try_from(k.local_bytes).map_err(|_| ExecError::OutOfMemory {
+        what: "local memory",
+        bytes: k.local_bytes,
+    })?;
     let mut mem = BlockMem {
         shared: try_zeroed(shared_size, "shared memory")?,
         local: try_zeroed(local_size, "local memory frames")?,

@@ -554,7 +554,7 @@ impl Device {
                 format!("no kernel named '{kernel}'"),
             )
         })?;
-        let static_shared = k.static_shared as u64;
+        let static_shared = k.static_shared;
         let a = m.attrs.entry(kernel.to_string()).or_default();
         match attr {
             FuncAttribute::MaxDynamicSharedMemorySize(v) => {
@@ -638,7 +638,7 @@ impl Device {
         // Static shared memory: ptxas refuses more than 48 KB ("uses too much shared data"), and
         // static plus dynamic may not exceed the opt-in maximum per block (227 KB on the H200,
         // `sharedMemPerBlockOptin`).
-        let static_shared = kernel.static_shared as u64;
+        let static_shared = kernel.static_shared;
         if static_shared > u64::from(g.max_shared_per_block) {
             return Err(RuntimeError::cuda(
                 "cudaErrorInvalidPtx",
@@ -752,7 +752,7 @@ impl Device {
             return Err(RuntimeError::MemoryBudget {
                 what: format!(
                     "launch of '{display_name}' ({local} bytes of local memory: {} bytes per thread x {} threads; {shared} bytes of shared memory; {regs} bytes of registers: {} per thread)",
-                    k.local_bytes as u64,
+                    k.local_bytes,
                     dims.threads_per_block(),
                     k.num_regs as u64
                 ),
