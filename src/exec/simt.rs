@@ -122,8 +122,13 @@ struct Ctx<'a, 'b, O: Observer> {
     l: &'b mut Launch<'a>,
     obs: &'b mut O,
     stats: LaunchStats,
+    /// Warp-instructions this block may still issue: the smaller of the per-block budget and
+    /// what is left of the launch's, so the hot loop counts down one number.
     block_budget: u64,
+    /// What is left of the launch's budget when the current block started.
     launch_budget: u64,
+    /// True when the current block's limit is the launch's remainder, not the per-block budget.
+    launch_limited: bool,
     clock: u64,
 }
 
@@ -224,6 +229,7 @@ pub fn run<O: Observer>(
         stats: LaunchStats::default(),
         block_budget: 0,
         launch_budget: 0,
+        launch_limited: false,
         clock: 0,
     };
     ctx.launch_budget = ctx.l.budget_per_launch;
@@ -244,8 +250,12 @@ pub fn run<O: Observer>(
                     let live = if n == 32 { !0 } else { (1u32 << n) - 1 };
                     w.reset(live);
                 }
-                ctx.block_budget = ctx.l.budget_per_block;
-                if let Err((kind, pc, wl)) = ctx.run_block(&mut warps, &mut mem) {
+                ctx.launch_limited = ctx.launch_budget < ctx.l.budget_per_block;
+                ctx.block_budget = ctx.l.budget_per_block.min(ctx.launch_budget);
+                let start = ctx.block_budget;
+                let result = ctx.run_block(&mut warps, &mut mem);
+                ctx.launch_budget -= start - ctx.block_budget;
+                if let Err((kind, pc, wl)) = result {
                     let w = (wl / 32) as usize;
                     let lane = (wl % 32) as usize;
                     let thread = match warps.get(w) {
@@ -623,20 +633,19 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 w.exit(m, m, pc);
                 continue;
             };
-            if self.block_budget == 0 || self.launch_budget == 0 {
-                let kind = if self.block_budget == 0 {
-                    FaultKind::Budget {
-                        budget: self.l.budget_per_block,
-                    }
-                } else {
+            if self.block_budget == 0 {
+                let kind = if self.launch_limited {
                     FaultKind::LaunchBudget {
                         budget: self.l.budget_per_launch,
+                    }
+                } else {
+                    FaultKind::Budget {
+                        budget: self.l.budget_per_block,
                     }
                 };
                 return Err((kind, pc, w.id * 32 + m.trailing_zeros()));
             }
             self.block_budget -= 1;
-            self.launch_budget -= 1;
             self.clock += 1;
             let e = match inst.guard {
                 None => m,

@@ -491,7 +491,7 @@ impl Device {
         offset: u64,
     ) -> Result<(), RuntimeError> {
         let (s, a, size) = self.symbol(name)?;
-        if offset + src.len() as u64 > size {
+        if offset.saturating_add(src.len() as u64) > size {
             return Err(RuntimeError::cuda(
                 "cudaErrorInvalidValue",
                 format!(
@@ -521,7 +521,7 @@ impl Device {
         offset: u64,
     ) -> Result<(), RuntimeError> {
         let (s, a, size) = self.symbol(name)?;
-        if offset + dst.len() as u64 > size {
+        if offset.saturating_add(dst.len() as u64) > size {
             return Err(RuntimeError::cuda(
                 "cudaErrorInvalidValue",
                 format!("copy overruns '{name}' ({size} bytes)"),
