@@ -167,7 +167,7 @@ fn bad_character_is_a_located_syntax_error() {
 // 2. Unsupported instruction.
 
 #[test]
-fn unsupported_instruction_is_rejected_at_load() {
+fn unsupported_instruction_is_rejected_at_launch() {
     let spec = case(
         "unsupported",
         &["unsupported.ptx"],
@@ -178,7 +178,8 @@ fn unsupported_instruction_is_rejected_at_load() {
     let line = line_of("unsupported.ptx", "brkpt");
     has(&stderr, &format!("unsupported.ptx:{line}:2: error:"));
     has(&stderr, "unsupported instruction 'brkpt'");
-    // Rejected when the module loads: no kernel ran, no report was printed.
+    has(&stderr, "kernel 'copy' cannot be launched");
+    // Rejected when the kernel is launched, before any block runs: no fault, no report.
     assert!(!stderr.contains("fault"), "{stderr}");
     assert!(out.stdout.is_empty(), "a report was printed");
 }

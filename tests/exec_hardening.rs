@@ -116,7 +116,10 @@ fn static_shared_memory_is_checked_at_launch() {
     let e = launch_static(60_000, 0).expect_err("60,000 bytes of static shared memory");
     let msg = e.to_string();
     assert!(
-        matches!(&e, RuntimeError::Cuda { .. } | RuntimeError::Ptx(_)),
+        matches!(
+            &e,
+            RuntimeError::Cuda { .. } | RuntimeError::Ptx(_) | RuntimeError::Unloadable { .. }
+        ),
         "{msg}"
     );
     // The load-time error says it as ptxas does (0xea60 = 60,000 bytes); the launch check in

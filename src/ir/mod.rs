@@ -575,6 +575,15 @@ pub struct Kernel {
     pub reqntid: Option<[u32; 3]>,
 }
 
+/// An entry function that could not be lowered.
+#[derive(Clone, Debug)]
+pub struct Unloadable {
+    /// Its PTX name.
+    pub name: String,
+    /// The located reason.
+    pub error: crate::ptx::error::PtxError,
+}
+
 /// A module-scope variable in `.global` or `.const` memory.
 #[derive(Clone, Debug)]
 pub struct ModuleVar {
@@ -595,6 +604,9 @@ pub struct ModuleVar {
 pub struct Program {
     /// Kernels by PTX name.
     pub kernels: Vec<Kernel>,
+    /// Entry functions that could not be lowered, with the located reason; launching one reports
+    /// it.
+    pub unloadable: Vec<Unloadable>,
     /// `.global` and `.const` variables.
     pub vars: Vec<ModuleVar>,
     /// Size of the constant bank used.
@@ -605,5 +617,13 @@ impl Program {
     /// The kernel with this PTX name.
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// Why the entry function `name` could not be lowered, if it could not.
+    pub fn unloadable(&self, name: &str) -> Option<&crate::ptx::error::PtxError> {
+        self.unloadable
+            .iter()
+            .find(|u| u.name == name)
+            .map(|u| &u.error)
     }
 }

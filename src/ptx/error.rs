@@ -26,7 +26,7 @@ impl Span {
 }
 
 /// An error in a PTX module, with the position and text of the offending line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PtxError {
     /// The file, when known (set by the caller that read it).
     pub file: String,

@@ -76,8 +76,16 @@ pub fn lex(src: &str) -> Result<Vec<Token>, PtxError> {
             i += 1;
         } else if is_word_char(c) {
             let start = i;
-            while i < b.len() && is_word_char(b[i]) {
-                i += 1;
+            // `::` inside a word belongs to it: the state-space qualifiers of Hopper's
+            // instructions (`cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`,
+            // PTX ISA 8.0); a label's single `:` does not.
+            while i < b.len()
+                && (is_word_char(b[i])
+                    || (b[i] == b':'
+                        && b.get(i + 1) == Some(&b':')
+                        && b.get(i + 2).is_some_and(|&c| is_word_char(c))))
+            {
+                i += if b[i] == b':' { 2 } else { 1 };
             }
             out.push(Token {
                 tok: Tok::Word(src[start..i].to_string()),

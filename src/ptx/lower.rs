@@ -4,7 +4,9 @@
 //! indices, symbols become addresses in their state space, labels become instruction indices,
 //! arithmetic becomes a function pointer, and `.func` calls are inlined (each call site gets its
 //! own registers, locals and parameter slots; recursion is reported as unsupported).
-//! Every unsupported instruction is reported here, at load time, with its line and column.
+//! Every unsupported instruction is found here, at load time, with its line and column; the
+//! kernel that holds it is set aside ([`Program::unloadable`]) and the error is reported when that
+//! kernel is launched, so the module's other kernels still run.
 //!
 //! Memory layout decisions (PTX ISA 5.1 "State Spaces"):
 //! - `.const` variables are packed in declaration order at their alignment into constant bank 0,
@@ -222,6 +224,7 @@ pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Pro
         .map(|f| (f.name.as_str(), f))
         .collect();
     let mut kernels = Vec::new();
+    let mut unloadable = Vec::new();
     for f in m.functions.iter().filter(|f| f.is_entry) {
         if f.body.is_none() {
             continue;
@@ -246,10 +249,20 @@ pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Pro
             carry_reg: None,
             align_rules: Vec::new(),
         };
-        kernels.push(kb.kernel(f, m)?);
+        // A kernel that cannot be lowered (an instruction gpumemsim does not run, a limit) does
+        // not take the module's other kernels with it: its error is kept and reported when it
+        // is launched, before any block runs.
+        match kb.kernel(f, m) {
+            Ok(k) => kernels.push(k),
+            Err(error) => unloadable.push(Unloadable {
+                name: f.name.clone(),
+                error,
+            }),
+        }
     }
     Ok(Program {
         kernels,
+        unloadable,
         vars,
         const_bytes: const_top,
     })
@@ -1780,7 +1793,13 @@ impl<'a> KernelBuilder<'a> {
                 } else {
                     format!("{other}.{}", i.mods.join("."))
                 };
-                return self.err(span, format!("unsupported instruction '{full}'"));
+                return match unsupported_feature(&full) {
+                    Some(feature) => self.err(
+                        span,
+                        format!("unsupported instruction '{full}': {feature} not supported yet"),
+                    ),
+                    None => self.err(span, format!("unsupported instruction '{full}'")),
+                };
             }
         };
         let rule = align_rule(&i.opcode, &mods, &op);
@@ -1964,6 +1983,43 @@ fn collect_refs<'f>(f: &'f ast::Function, refs: &mut HashSet<&'f str>) {
             _ => {}
         }
     }
+}
+
+/// The feature an instruction gpumemsim does not run belongs to, for the error message (the
+/// README lists them under "Not modelled yet").
+fn unsupported_feature(full: &str) -> Option<&'static str> {
+    const FEATURES: &[(&str, &str)] = &[
+        ("cp.async.bulk.tensor", "Hopper's tensor-map bulk copies (TMA, cp.async.bulk.tensor) are"),
+        ("cp.reduce.async.bulk", "Hopper's asynchronous bulk reductions are"),
+        ("cp.async", "asynchronous copies (cp.async, cp.async.bulk: what cuda::memcpy_async and cuda::pipeline compile to) are"),
+        ("mbarrier", "mbarrier objects (what cuda::barrier and cuda::pipeline compile to) are"),
+        ("barrier.cluster", "thread-block clusters are"),
+        ("mapa", "distributed shared memory (clusters) is"),
+        ("getctarank", "distributed shared memory (clusters) is"),
+        ("wgmma", "warpgroup tensor-core instructions (wgmma) are"),
+        ("wmma", "tensor-core fragments (wmma) are"),
+        ("mma", "tensor-core instructions (mma) are"),
+        ("ldmatrix", "tensor-core fragment loads (ldmatrix) are"),
+        ("stmatrix", "tensor-core fragment stores (stmatrix) are"),
+        ("tex", "texture fetches are"),
+        ("tld4", "texture gathers are"),
+        ("txq", "texture queries are"),
+        ("suld", "surface loads are"),
+        ("sust", "surface stores are"),
+        ("sured", "surface reductions are"),
+        ("suq", "surface queries are"),
+        ("elect", "elect.sync is"),
+        ("griddepcontrol", "programmatic dependent launch is"),
+        ("setmaxnreg", "register reallocation (setmaxnreg) is"),
+        ("multimem", "multimem (NVLink multicast) is"),
+    ];
+    FEATURES
+        .iter()
+        .find(|(prefix, _)| {
+            full.strip_prefix(prefix)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
+        .map(|(_, feature)| *feature)
 }
 
 fn bits_ty(ty: ScalarType) -> ScalarType {

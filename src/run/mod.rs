@@ -222,15 +222,7 @@ pub fn run_spec(
                 ptx.kernel_list()
             ),
         })?;
-        let kernel = dev
-            .module()
-            .and_then(|m| m.kernel(&mangled))
-            .cloned()
-            .ok_or_else(|| RunError::Launch {
-                file: file.clone(),
-                key: format!("{key} kernel"),
-                message: format!("'{mangled}' is not a kernel entry"),
-            })?;
+        let kernel = dev.kernel_for_launch(&mangled)?.clone();
         let args =
             kernel_args(&kernel, &l.args, &buffers).map_err(|(k, message)| RunError::Launch {
                 file: file.clone(),
@@ -547,14 +539,7 @@ pub fn export_cuda(spec: &Spec, output: Option<&Path>) -> Result<String, RunErro
             key: format!("[[launch]] #{} kernel", i + 1),
             message: format!("no kernel named '{}'", l.kernel),
         })?;
-        let k = dev
-            .module()
-            .and_then(|m| m.kernel(&mangled))
-            .ok_or_else(|| RunError::Launch {
-                file: spec.path.display().to_string(),
-                key: format!("[[launch]] #{} kernel", i + 1),
-                message: format!("'{mangled}' is not a kernel"),
-            })?;
+        let k = dev.kernel_for_launch(&mangled)?;
         params.push(param_kinds(k, &l.args));
         names.push(mangled);
     }

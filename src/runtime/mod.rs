@@ -82,6 +82,14 @@ pub enum RuntimeError {
     /// The PTX did not parse or lower.
     #[error("{0}")]
     Ptx(#[from] PtxError),
+    /// The kernel holds something gpumemsim cannot run (found when the PTX was lowered).
+    #[error("kernel '{kernel}' cannot be launched in gpumemsim: {error}")]
+    Unloadable {
+        /// The PTX name.
+        kernel: String,
+        /// The located reason.
+        error: PtxError,
+    },
     /// A launch or API call CUDA would reject.
     #[error("{name}: {message}")]
     Cuda {
@@ -113,6 +121,34 @@ pub enum RuntimeError {
         /// Bytes asked for.
         bytes: u64,
     },
+}
+
+/// The kernel `name` of `program`, or why it cannot be launched: no such entry
+/// (`cudaErrorInvalidDeviceFunction`), or one the PTX lowering set aside (its located error).
+fn find_kernel<'p>(program: &'p Program, name: &str) -> Result<&'p Kernel, RuntimeError> {
+    if let Some(k) = program.kernel(name) {
+        return Ok(k);
+    }
+    if let Some(error) = program.unloadable(name) {
+        return Err(RuntimeError::Unloadable {
+            kernel: name.to_string(),
+            error: error.clone(),
+        });
+    }
+    Err(RuntimeError::cuda(
+        "cudaErrorInvalidDeviceFunction",
+        format!("no kernel named '{name}'"),
+    ))
+}
+
+impl Device {
+    /// The loaded kernel `name`, or why it cannot be launched (see [`find_kernel`]).
+    pub fn kernel_for_launch(&self, name: &str) -> Result<&Kernel, RuntimeError> {
+        let m = self.module.as_ref().ok_or_else(|| {
+            RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
+        })?;
+        find_kernel(&m.program, name)
+    }
 }
 
 impl From<simt::ExecError> for RuntimeError {
@@ -314,6 +350,9 @@ impl Device {
         let program =
             crate::ptx::lower::lower_with(&ast, text, opts).map_err(|e| e.in_file(file))?;
         let mut program = program;
+        for u in &mut program.unloadable {
+            u.error = std::mem::take(&mut u.error).in_file(file);
+        }
         let globals = program
             .vars
             .iter()
@@ -548,12 +587,7 @@ impl Device {
         let m = self.module.as_mut().ok_or_else(|| {
             RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
         })?;
-        let k = m.program.kernel(kernel).ok_or_else(|| {
-            RuntimeError::cuda(
-                "cudaErrorInvalidDeviceFunction",
-                format!("no kernel named '{kernel}'"),
-            )
-        })?;
+        let k = find_kernel(&m.program, kernel)?;
         let static_shared = k.static_shared;
         let a = m.attrs.entry(kernel.to_string()).or_default();
         match attr {
@@ -736,12 +770,7 @@ impl Device {
         let m = self.module.as_ref().ok_or_else(|| {
             RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
         })?;
-        let k = m.program.kernel(kernel).ok_or_else(|| {
-            RuntimeError::cuda(
-                "cudaErrorInvalidDeviceFunction",
-                format!("no kernel named '{kernel}'"),
-            )
-        })?;
+        let k = find_kernel(&m.program, kernel)?;
         self.check_launch(k, &dims)?;
         let params = Self::pack_params(k, args)?;
         // The block's shared memory and its threads' local frames live in host memory too.
