@@ -77,20 +77,15 @@ const fn ex(
 const OCC: &str = "launch__occupancy_limit_shared_mem";
 
 /// Measured: Nsight Compute reports the block limit under the shared-memory size the driver
-/// configured for the launch (`launch__shared_mem_config_size`: not in these CSVs, but recorded
-/// since for every launch in tests/hw/h200/cache/ncu, the data to find the rule), which the driver
-/// picks per launch by an undocumented rule. gpumemsim reports the limit under the largest
-/// configuration (228 KB), as `cudaOccupancyMaxActiveBlocksPerMultiprocessor` does (checked
-/// against the CUDA API in tests/occupancy.rs). The recorded launches imply configurations of
-/// 8, 32, 64, 100, 132, 164, 196 or 228 KB. "The smallest configuration that holds the blocks the
-/// other limits allow" (`min(warps, registers, 32)` blocks of `static + dynamic + 1 KB`) gives
-/// the measured limit for 176 of the 203 launches, but not for 26 of the 128- and 256-thread ones
-/// nor for `local_spill` (32 threads, 8 blocks by registers, measured 32), which get a larger
-/// configuration (e.g. 32 KB where 8 KB holds the 8 blocks of a 256-thread kernel without shared
-/// memory); and no rule "smallest
-/// configuration that holds N blocks", N any function of block size and registers, fits those
-/// (256 threads: 1 KB per block and 2 KB per block both get 32 KB). So it is not modelled; the
-/// launches where the limit already agrees (k_shared_wide, shared_stride: 228 KB) are compared.
+/// configured for the launch (`launch__shared_mem_config_size`, recorded for every launch in
+/// tests/hw/h200/cache/ncu, not in these CSVs): `floor(config / (static + dynamic + 1 KB))` for
+/// all 203 launches. gpumemsim reports the limit under the largest configuration (228 KB), as
+/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` does (checked against the CUDA API in
+/// tests/occupancy.rs). How the driver picks the size is not found: "the smallest configuration
+/// that holds the blocks the other limits allow" gives 182 of the 203, and a rule fitted to all
+/// 203 fails 20 of the 131 corpus launches (tests/hw/h200/corpus/ncu); the analysis and the
+/// bounds the data set are in the module documentation of src/gpu/occupancy.rs. The launches
+/// where the limit already agrees (k_shared_wide, shared_stride: 228 KB) are compared.
 const CARVEOUT: &str = "driver's per-launch shared-memory carveout not modelled";
 /// Measured (tests/hw/h200/hw/logs/k_local.sass): ptxas spills registers of `local_spill` to
 /// local memory; the PTX has no local traffic. The report shows ptxas's spill bytes.

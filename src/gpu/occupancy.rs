@@ -15,11 +15,33 @@
 //! `tests/hw/occupancy/occupancy.cu`).
 //!
 //! Not modelled: the shared-memory size the driver configures for an actual launch. Nsight
-//! Compute's `launch__occupancy_limit_shared_mem` is the limit under that size, which the driver
-//! picks per launch by an undocumented rule; the recorded launches (`tests/hw/h200/hw/ncu/*.csv`)
-//! imply 8 KB to 228 KB, e.g. 32 KB for a 256-thread block with no shared memory, 8 KB for a
-//! 1,024-thread one. This module reports the limit under the preference, as the calculator does;
-//! `tests/h200.rs` lists the launches where the two differ.
+//! Compute's `launch__occupancy_limit_shared_mem` is the limit under that size. What the data show
+//! (analysis of 2026-12-01; no code depends on it yet):
+//!
+//! - Given the configured size (`launch__shared_mem_config_size`, tests/hw/h200/cache/ncu/*.csv),
+//!   the limit is exactly `floor(config / (static + dynamic + 1 KB, rounded up to 128 bytes))`,
+//!   not capped at 32: all 203 launches of the 18 example and validation programs agree
+//!   (limits from tests/hw/h200/hw/ncu/*.csv; e.g. `sh_pattern`, 5,376 bytes under 196 KB: 37).
+//! - The size the driver picks (none of these launches sets a carveout) is not yet explained.
+//!   "The smallest capacity holding the blocks every other limit allows" gives 182 of the 203:
+//!   the 256-thread kernels without shared memory get 32 KB where 8 KB holds their 8 blocks, and
+//!   the 128- and 256-thread kernels with shared memory get more (`bank_columns`: 132 KB for
+//!   16 blocks of 5 KB, `broadcast_read`: 100 KB for 8 blocks of 5 KB), as does `local_spill`
+//!   (8 blocks by registers, 32 KB). A rule fitted to these 203 — the smallest of 8, 32, .., 228
+//!   KB holding 32 blocks or exceeding 1.6 times the shared memory of the warp-limited blocks —
+//!   matches all 203 but only 111 of the 131 corpus launches (tests/hw/h200/corpus/ncu/*.csv,
+//!   which record the limit but not the size): the 512-thread kernels with 8 KB of shared memory
+//!   (`bitonicSortShared` and 6 others) get 100 KB (limit 11), 512-thread kernels without shared
+//!   memory (`transposeNaive`, `filter_arr`, ..) get 16 KB (limit 16), 256-thread kernels with
+//!   1,152 bytes (`derivative_x`, ..) get 64 KB (limit 30), and `convolutionColumnsKernel`
+//!   (128 threads, 6,272 bytes) 132 KB (limit 21). So the blocks the driver provides for,
+//!   as a function of the warp-limited blocks `w`, lie in (0.89, 3.56] for w = 2, (8, 11.1] for
+//!   4, (15.06, 16] for 8, (20, 21.55] for 16, and are 32 for 32-thread blocks: neither a
+//!   fixed multiple of `w` nor a fixed thread count (at most 3,640 threads for 1,024-thread
+//!   blocks, more than 4,096 for 512, at most 4,096 for 256, at most 2,758 for 128) fits, and the size for a given `w` may also depend on the shared memory per block.
+//!   Finding it needs a sweep of block size x shared memory per block recorded with
+//!   `launch__shared_mem_config_size`. This module reports the limit under the preference, as the
+//!   calculator does; `tests/h200.rs` lists the launches where the two differ.
 //!
 //! - Warps: a block occupies `ceil(threads / 32)` warp slots; an SM has 64
 //!   [`cudaOccMaxBlocksPerSMWarpsLimit`].
