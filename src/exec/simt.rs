@@ -1199,6 +1199,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             } => (*space, *addr, *ty, 1, *kind, Default::default()),
             _ => return Ok(()),
         };
+        // A reduction ptxas performs from one elected lane (`Op::Atom::elected`) requests that
+        // lane's sector only.
+        let elected = matches!(inst.op, Op::Atom { elected: true, .. });
         // A fully predicated-off instruction requests nothing; Nsight Compute does not count it
         // either (tests/hw/h200/hw/ncu/k_global.csv, launch gl_pred_off: 0 instructions).
         if e == 0 {
@@ -1232,7 +1235,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                         .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
                 }
                 if s != Space::Param {
-                    self.request(s, kind, width, addrs, e, pc, cache);
+                    let mask = if elected { e & e.wrapping_neg() } else { e };
+                    self.request(s, kind, width, addrs, mask, pc, cache);
                 }
             }
             SpaceSel::Generic => {

@@ -377,6 +377,9 @@ pub enum Op {
         c: Src,
         /// Load or reduction, for the request.
         kind: AccessKind,
+        /// ptxas computes this reduction across the warp (`REDUX`) and one elected lane performs
+        /// it, so the request holds one lane; counting only, set by the lowering's ptxas passes.
+        elected: bool,
     },
     /// `cvta` (to generic: `to_generic`) or `cvta.to`.
     Cvta {

@@ -23,10 +23,11 @@
 //! ([`MAX_REGS_PER_KERNEL`], [`MAX_PREDS_PER_KERNEL`], [`MAX_INSTS_PER_KERNEL`],
 //! [`LowerOptions::max_global_var_bytes`]).
 //!
-//! Two passes imitate ptxas where the hardware counters show its work ([`LowerOptions::ptxas_passes`]):
-//! an `atom` whose result is never read counts as a reduction, and runs of 4-byte shared loads
-//! proven aligned become one vector load. Neither may change what a program computes: the first
-//! changes only the kind of request counted, the second fuses only what its analysis proves.
+//! Three passes imitate ptxas where the hardware counters show its work ([`LowerOptions::ptxas_passes`]):
+//! an `atom` whose result is never read counts as a reduction; a global reduction at an address
+//! proven warp-uniform is performed by one elected lane (`REDUX` + `REDG`); and runs of 4-byte
+//! shared loads proven aligned become one vector load. None may change what a program computes:
+//! the first two change only what a request counts, the third fuses only what its analysis proves.
 
 use std::collections::{HashMap, HashSet};
 
@@ -572,6 +573,7 @@ impl<'a> KernelBuilder<'a> {
         self.body(body, &mut frame)?;
         if self.opts.ptxas_passes {
             mark_unused_atomics(&mut self.code);
+            mark_elected_reductions(&mut self.code);
             let rules = std::mem::take(&mut self.align_rules);
             fuse_shared_loads(&mut self.code, &rules, self.num_regs as usize);
         }
@@ -1141,6 +1143,7 @@ impl<'a> KernelBuilder<'a> {
                     } else {
                         AccessKind::Atomic
                     },
+                    elected: false,
                 }
             }
             "mov" => {
@@ -2065,6 +2068,134 @@ fn mark_unused_atomics(code: &mut [Inst]) {
     }
 }
 
+/// ptxas turns a global reduction (an `atom` whose result is unused, or a `red`) whose address
+/// it proves the same for every lane of the warp, and whose operation `REDUX` can compute (32-bit
+/// integer add, min, max, and, or, xor; `inc` with the limit 0xffffffff is an add of 1), into a
+/// warp-wide `REDUX` and one `REDG` predicated on a single lane: one sector instead of 32
+/// (tests/hw/h200/hw/logs/k_isa.sass, `isa_atom`: `REDUX.SUM` ... `@P0 REDG.E.ADD`; Nsight
+/// Compute counts 16 warps x 10 such reductions as 160 sectors, tests/hw/h200/hw/ncu/k_isa.csv).
+/// The proof here is a conservative warp-uniformity analysis: a register is uniform when its one
+/// definition is unpredicated and computes from immediates, uniform special registers
+/// (`%ctaid`, `%nctaid`, `%ntid`, ...), kernel parameters or constant memory at uniform addresses,
+/// and other uniform registers. Counting only: the reduction's effect is the same.
+fn mark_elected_reductions(code: &mut [Inst]) {
+    use crate::ir::types::ScalarType as T;
+    let uniform = uniform_registers(code);
+    for i in code.iter_mut() {
+        if i.guard.is_some() {
+            continue;
+        }
+        if let Op::Atom {
+            space,
+            op,
+            ty,
+            addr,
+            b,
+            kind,
+            elected,
+            ..
+        } = &mut i.op
+        {
+            let global = matches!(space, SpaceSel::Space(Space::Global));
+            let word = matches!(ty, T::U32 | T::S32 | T::B32);
+            let redux_op = match op {
+                AtomOp::Add
+                | AtomOp::Min
+                | AtomOp::Max
+                | AtomOp::And
+                | AtomOp::Or
+                | AtomOp::Xor => true,
+                AtomOp::Inc => *b == Src::Imm(0xffff_ffff),
+                _ => false,
+            };
+            let addr_uniform = addr.base.is_none_or(|r| uniform.contains(&r));
+            if global && word && redux_op && addr_uniform && *kind == AccessKind::Reduction {
+                *elected = true;
+            }
+        }
+    }
+}
+
+/// Special registers that hold one value for the whole warp.
+fn uniform_sreg(sr: Sreg) -> bool {
+    matches!(
+        sr,
+        Sreg::Ntid(_)
+            | Sreg::Ctaid(_)
+            | Sreg::Nctaid(_)
+            | Sreg::NSmId
+            | Sreg::GridId
+            | Sreg::NWarpId
+            | Sreg::DynamicSmemSize
+            | Sreg::TotalSmemSize
+            | Sreg::Zero
+            | Sreg::One
+    )
+}
+
+/// Registers proven warp-uniform (see [`mark_elected_reductions`]): the least fixpoint over
+/// registers with exactly one, unpredicated, definition.
+fn uniform_registers(code: &[Inst]) -> HashSet<Reg> {
+    let mut defs: HashMap<Reg, usize> = HashMap::new();
+    let mut def_at: HashMap<Reg, usize> = HashMap::new();
+    for (pc, i) in code.iter().enumerate() {
+        for r in regs_of(&i.op).1 {
+            *defs.entry(r).or_default() += 1;
+            def_at.insert(r, pc);
+        }
+    }
+    let candidates: Vec<(Reg, usize)> = def_at
+        .iter()
+        .filter(|(r, pc)| defs[r] == 1 && code[**pc].guard.is_none())
+        .map(|(r, pc)| (*r, *pc))
+        .collect();
+    let mut uniform: HashSet<Reg> = HashSet::new();
+    loop {
+        let before = uniform.len();
+        for &(r, pc) in &candidates {
+            if uniform.contains(&r) {
+                continue;
+            }
+            let u = |s: &Src| match s {
+                Src::Imm(_) => true,
+                Src::Reg(x) => uniform.contains(x),
+                Src::Sreg(sr) => uniform_sreg(*sr),
+                Src::Pred(_) => false,
+            };
+            let addr_u = |a: &Addr| a.base.is_none_or(|b| uniform.contains(&b));
+            let ok = match &code[pc].op {
+                Op::Alu { a, b, c, e, .. } => u(a) && u(b) && u(c) && u(e),
+                Op::Cvt { a, .. } | Op::Cvta { a, .. } => u(a),
+                // A kernel parameter (not a callee's per-thread frame slot), or constant memory
+                // at a uniform address.
+                Op::Ld {
+                    space: SpaceSel::Space(Space::Param),
+                    d,
+                    addr,
+                    ..
+                } => {
+                    d.len() == 1
+                        && addr.base.is_none()
+                        && (addr.offset as u64) & crate::mem::space::PARAM_FRAME_BIT == 0
+                }
+                Op::Ld {
+                    space: SpaceSel::Space(Space::Const),
+                    d,
+                    addr,
+                    ..
+                } => d.len() == 1 && addr_u(addr),
+                _ => false,
+            };
+            if ok {
+                uniform.insert(r);
+            }
+        }
+        if uniform.len() == before {
+            return uniform;
+        }
+    }
+}
+
 /// Registers an operation reads and writes.
 fn regs_of(op: &Op) -> (Vec<Reg>, Vec<Reg>) {
     let mut srcs: Vec<Src> = Vec::new();
@@ -2451,5 +2582,32 @@ mod tests {
             (1, AlignRule::Add(Src::Reg(1), Src::Imm(8))),
         ];
         assert_eq!(register_alignment(&code, &rules, 2), Some(vec![64, 8]));
+    }
+
+    #[test]
+    fn only_reductions_at_a_uniform_address_are_elected() {
+        // red at [param] (uniform), at [param + tid * 4] (per lane), and an atom.inc with a
+        // limit (not a REDUX operation) at [param].
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+            .visible .entry k(.param .u64 p)\n{\n\
+            \t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n\
+            \tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\
+            \tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 4;\n\
+            \tadd.s64 %rd4, %rd2, %rd3;\n\
+            \tred.global.add.u32 [%rd2], %r1;\n\
+            \tred.global.max.u32 [%rd4], %r1;\n\
+            \tatom.global.inc.u32 %r2, [%rd2+4], 99;\n\
+            \tret;\n}\n";
+        let m = crate::ptx::parse::parse(ptx).expect("parse");
+        let p = lower(&m, ptx).expect("lower");
+        let elected: Vec<bool> = p.kernels[0]
+            .code
+            .iter()
+            .filter_map(|i| match i.op {
+                Op::Atom { elected, .. } => Some(elected),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(elected, vec![true, false, false]);
     }
 }
