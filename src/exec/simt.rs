@@ -87,6 +87,8 @@ pub struct Launch<'a> {
     pub fast_paths: bool,
     /// SMs, for `%nsmid`/`%smid`.
     pub sm_count: u32,
+    /// Shared memory the system reserves per block (1 KB on the H200), for `%aggr_smem_size`.
+    pub reserved_shared_per_block: u32,
     /// `%gridid`.
     pub grid_id: u64,
 }
@@ -552,7 +554,14 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             Sreg::LanemaskGe => !((1u64 << lane) - 1) & 0xffff_ffff,
             Sreg::LanemaskGt => !((2u64 << lane) - 1) & 0xffff_ffff,
             Sreg::DynamicSmemSize => d.dynamic_shared as u64,
-            Sreg::TotalSmemSize => mem.shared.len() as u64,
+            Sreg::TotalSmemSize => {
+                (self.l.kernel.static_shared + d.dynamic_shared as u64).div_ceil(128) * 128
+            }
+            Sreg::AggrSmemSize => {
+                self.l.reserved_shared_per_block as u64
+                    + self.l.kernel.static_shared
+                    + d.dynamic_shared as u64
+            }
             Sreg::Zero => 0,
             Sreg::One => 1,
         }

@@ -65,8 +65,12 @@ pub enum Sreg {
     LanemaskGt,
     /// `%dynamic_smem_size`
     DynamicSmemSize,
-    /// `%total_smem_size`
+    /// `%total_smem_size`: the block's static plus dynamic shared memory, rounded up to 128
+    /// bytes (measured on the H200: tests/hw/h200/sregs/sregs.txt, 160 + 256 bytes read 512).
     TotalSmemSize,
+    /// `%aggr_smem_size`: the block's whole shared allocation, the 1 KB the system reserves
+    /// included, not rounded (H200: 1,024 + 160 + 40,000 bytes read 41,184; same file).
+    AggrSmemSize,
     /// A register that reads 0 in every launch gpumemsim runs (`%cluster_ctaid` and
     /// `%cluster_ctarank` of a launch without clusters, `%globaltimer_hi` of a simulated clock).
     Zero,

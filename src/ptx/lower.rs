@@ -403,7 +403,7 @@ fn sreg(name: &str) -> Option<Sreg> {
         "%lanemask_gt" => Sreg::LanemaskGt,
         "%dynamic_smem_size" => Sreg::DynamicSmemSize,
         "%total_smem_size" => Sreg::TotalSmemSize,
-        "%aggr_smem_size" => Sreg::TotalSmemSize,
+        "%aggr_smem_size" => Sreg::AggrSmemSize,
         "%globaltimer_lo" => Sreg::Clock,
         "%globaltimer_hi" => Sreg::Zero,
         "%cluster_ctarank" => Sreg::Zero,
@@ -2128,6 +2128,7 @@ fn uniform_sreg(sr: Sreg) -> bool {
             | Sreg::NWarpId
             | Sreg::DynamicSmemSize
             | Sreg::TotalSmemSize
+            | Sreg::AggrSmemSize
             | Sreg::Zero
             | Sreg::One
     )

@@ -802,6 +802,7 @@ impl Device {
             budget_per_launch: opts.budget_per_launch,
             fast_paths: opts.fast_paths,
             sm_count: self.gpu.sm_count,
+            reserved_shared_per_block: self.gpu.reserved_shared_per_block,
             grid_id: self.launches,
         };
         Ok(simt::run(launch, obs, progress)?)
