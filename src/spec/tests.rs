@@ -101,8 +101,14 @@ out = "out/out.bin"
     assert_eq!(
         l.args,
         vec![
-            Arg::Buffer("out".into()),
-            Arg::Buffer("in".into()),
+            Arg::Buffer {
+                name: "out".into(),
+                offset: 0
+            },
+            Arg::Buffer {
+                name: "in".into(),
+                offset: 0
+            },
             Arg::Int(1024),
             Arg::Float(0.5)
         ]
