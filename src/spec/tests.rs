@@ -262,7 +262,7 @@ fn error_messages_name_file_and_key() {
     );
     assert_eq!(
         err(&format!("{HEAD}{LAUNCH}[outputs]\nx = \"x.bin\"\n")),
-        "spec.toml: [outputs] x: no buffer named \"x\""
+        "spec.toml: [outputs] x: no buffer named \"x\" (a __device__ or __constant__ variable is written \"sym:NAME\")"
     );
     assert_eq!(
         err(&format!("{HEAD}gpu = \"h100\"\n{LAUNCH}")),
