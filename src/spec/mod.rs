@@ -18,12 +18,19 @@
 //! grid = [4, 1, 1]           # one to three numbers
 //! block = [128]
 //! shared = 0                 # dynamic shared memory in bytes, optional
-//! args = ["out", "in", 1024, 0.5]
+//! args = ["out", "in+256", 1024, 0.5]   # "in+256": in's address plus 256 elements
 //! max_dynamic_shared = 102400   # optional: cudaFuncAttributeMaxDynamicSharedMemorySize
 //! carveout = 100                # optional: cudaFuncAttributePreferredSharedMemoryCarveout
 //! [outputs]                  # after all launches, copied back and written raw little-endian
 //! out = "out.bin"            # relative to the spec unless absolute
+//! "sym:c_tab" = "tab.bin"    # a __device__ or __constant__ variable, all of it
 //! ```
+//!
+//! Host steps (`docs/spec.md`, "Host steps between launches"): instead of `[[launch]]` tables, a
+//! spec may list `[[step]]` tables run in file order, `kind = "launch"` (the keys of a
+//! `[[launch]]`), `"memcpy"` (`dst`, `src`, `count`; buffers as `"NAME+ELEMENTS"`, variables as
+//! `"sym:NAME+BYTES"`), `"memset"` (`dst`, `value`, optional `count`) or `"repeat"` (`times` and
+//! nested `[[step.steps]]`); at most [`MAX_LAUNCHES`] launches with the repeats expanded.
 //!
 //! When both `source` and `ptx` are given, the `.ptx` is the committed NVRTC output of the
 //! `.cu` (written by `gpumemsim compile`); `gpumemsim run` uses the `.ptx` when it exists, so the
