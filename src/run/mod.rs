@@ -378,7 +378,7 @@ impl StepRun<'_, '_> {
                 message: format!("'{mangled}' is not a kernel entry"),
             })?;
         let args =
-            kernel_args(&kernel, &l.args, &buffers).map_err(|(k, message)| RunError::Launch {
+            kernel_args(&kernel, &l.args, buffers).map_err(|(k, message)| RunError::Launch {
                 file: file.clone(),
                 key: format!("{key} {k}"),
                 message,
