@@ -844,7 +844,7 @@ fn emit_steps(
                 }
             }
             Step::Memset(m) => {
-                let name = spec.buffers.get(m.buffer).map(|b| b.name.as_str());
+                let name = spec.buffers.get(m.buffer).map_or("", |b| b.name.as_str());
                 let _ = writeln!(c, "\n    // {}: memset {name:?}", m.key);
                 let d = dptr(m.buffer, m.offset);
                 let (v, n) = (m.value, m.bytes);
