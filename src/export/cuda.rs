@@ -36,7 +36,7 @@
 //! context).
 
 use super::{ExportError, ParamKind};
-use crate::spec::{Arg, Buffer, ElemType, Init, Spec};
+use crate::spec::{Arg, Buffer, ElemType, Init, Place, Spec, Step};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
@@ -434,13 +434,18 @@ fn host_program(
     // Output file names, which must not clash.
     let mut out_names: Vec<(String, String)> = Vec::new();
     for o in &spec.outputs {
+        let label = if o.symbol {
+            format!("sym:{}", o.buffer)
+        } else {
+            o.buffer.clone()
+        };
         let name = o
             .path
             .file_name()
             .and_then(|n| n.to_str())
             .ok_or_else(|| ExportError::Path {
                 file: file.clone(),
-                key: format!("[outputs] {}", o.buffer),
+                key: format!("[outputs] {label}"),
                 path: o.path.display().to_string(),
             })?
             .to_string();
@@ -448,19 +453,19 @@ fn host_program(
             return Err(ExportError::OutputClash {
                 file: file.clone(),
                 a: other.clone(),
-                b: o.buffer.clone(),
+                b: label,
                 name,
             });
         }
-        out_names.push((o.buffer.clone(), name));
+        out_names.push((label, name));
     }
 
     // Launch arguments, checked before anything is written.
     let mut launch_args: Vec<Vec<(&'static str, CArg)>> = Vec::new();
-    for (li, (l, params)) in spec.launches.iter().zip(kernel_params).enumerate() {
+    for (l, params) in spec.launches.iter().zip(kernel_params) {
         let args_err = |key: String, message: String| ExportError::Args {
             file: file.clone(),
-            launch: li + 1,
+            launch: l.key.clone(),
             key,
             message,
         };
@@ -671,13 +676,15 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
         c.push_str("    free(hs); }\n");
     }
 
-    // Launches.
+    // Launches: the code of each, placed by the steps below.
+    let mut launch_code: Vec<String> = Vec::new();
     for (li, (l, args)) in spec.launches.iter().zip(&launch_args).enumerate() {
-        let no = li + 1;
+        let mut c = String::new();
+        let no = c_str(&l.key).trim_matches('"').to_string();
         let k = &l.kernel;
         let _ = writeln!(
             c,
-            "\n    // [[launch]] #{no}: {k} grid {:?} block {:?} shared {}",
+            "\n    // {no}: {k} grid {:?} block {:?} shared {}",
             l.grid, l.block, l.shared
         );
         let [gx, gy, gz] = l.grid;
@@ -707,7 +714,7 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
                 let _ = writeln!(
                     c,
                     "    {{ cudaError_t e = cudaGetLastError(); if (e == cudaSuccess) e = cudaDeviceSynchronize();\n      \
-                     if (e != cudaSuccess) {{ fprintf(stderr, \"launch #{no} (%s): %s\\n\", {name}, cudaGetErrorString(e)); exit(1); }} }}"
+                     if (e != cudaSuccess) {{ fprintf(stderr, \"{no} (%s): %s\\n\", {name}, cudaGetErrorString(e)); exit(1); }} }}"
                 );
             }
             Kernels::Ptx { mangled, .. } => {
@@ -744,16 +751,50 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
                     "        CUresult r = cuLaunchKernel(f{fi}, {gx}u, {gy}u, {gz}u, {bx}u, {by}u, {bz}u, {}u, NULL, {params}, NULL);\n        \
                      if (r == CUDA_SUCCESS) r = cuCtxSynchronize();\n        \
                      if (r != CUDA_SUCCESS) {{ const char* en = NULL; if (cuGetErrorName(r, &en) != CUDA_SUCCESS) en = \"unknown CUresult\";\n            \
-                     fprintf(stderr, \"launch #{no} (%s): %s (%d)\\n\", {name}, en, (int)r); exit(1); }}\n    }}",
+                     fprintf(stderr, \"{no} (%s): %s (%d)\\n\", {name}, en, (int)r); exit(1); }}\n    }}",
                     l.shared
                 );
             }
         }
+        launch_code.push(c);
     }
+    let mut loops = 0usize;
+    emit_steps(&mut c, spec, &spec.steps, &launch_code, driver, &mut loops);
 
     // Outputs.
     c.push('\n');
-    for (buffer, name) in &out_names {
+    for (o, (buffer, name)) in spec.outputs.iter().zip(&out_names) {
+        if o.symbol {
+            let sym = c_str(&o.buffer);
+            let _ = writeln!(c, "    // output {buffer:?}");
+            if driver {
+                let _ = writeln!(
+                    c,
+                    "    {{ CUdeviceptr gs = 0; size_t gn = 0; unsigned char* hs;\n      \
+                     GMS_CU(cuModuleGetGlobal(&gs, &gn, gms_mod, {sym}));\n      \
+                     hs = (unsigned char*)malloc(gn ? gn : 1);\n      \
+                     if (!hs) {{ fprintf(stderr, \"out of host memory\\n\"); return 1; }}\n      \
+                     GMS_CU(cuMemcpyDtoH(hs, gs, gn));\n      \
+                     if (gms_write(outdir, {}, hs, gn)) return 1;\n      \
+                     free(hs); }}",
+                    c_str(name)
+                );
+            } else {
+                let v = &o.buffer;
+                let _ = writeln!(
+                    c,
+                    "    {{ size_t gn = 0; unsigned char* hs;\n      \
+                     GMS_CHECK(cudaGetSymbolSize(&gn, {v}));\n      \
+                     hs = (unsigned char*)malloc(gn ? gn : 1);\n      \
+                     if (!hs) {{ fprintf(stderr, \"out of host memory\\n\"); return 1; }}\n      \
+                     GMS_CHECK(cudaMemcpyFromSymbol(hs, {v}, gn));\n      \
+                     if (gms_write(outdir, {}, hs, gn)) return 1;\n      \
+                     free(hs); }}",
+                    c_str(name)
+                );
+            }
+            continue;
+        }
         let Some(i) = spec.buffers.iter().position(|b| &b.name == buffer) else {
             continue;
         };
@@ -779,10 +820,123 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
     Ok(c)
 }
 
+/// Writes the C code of `steps` (the launches' code is `launch_code`), repeats as `for` loops.
+fn emit_steps(
+    c: &mut String,
+    spec: &Spec,
+    steps: &[Step],
+    launch_code: &[String],
+    driver: bool,
+    loops: &mut usize,
+) {
+    let dptr = |index: usize, offset: u64| -> String {
+        if driver {
+            format!("((CUdeviceptr)(uintptr_t)d{index} + {offset}ull)")
+        } else {
+            format!("(void*)((char*)d{index} + {offset}ull)")
+        }
+    };
+    for st in steps {
+        match st {
+            Step::Launch(i) => {
+                if let Some(code) = launch_code.get(*i) {
+                    c.push_str(code);
+                }
+            }
+            Step::Memset(m) => {
+                let name = spec.buffers.get(m.buffer).map_or("", |b| b.name.as_str());
+                let _ = writeln!(c, "\n    // {}: memset {name:?}", m.key);
+                let d = dptr(m.buffer, m.offset);
+                let (v, n) = (m.value, m.bytes);
+                if driver {
+                    let _ = writeln!(
+                        c,
+                        "    GMS_CU(cuMemsetD8({d}, (unsigned char){v}u, {n}ull));"
+                    );
+                } else {
+                    let _ = writeln!(c, "    GMS_CHECK(cudaMemset({d}, {v}, {n}ull));");
+                }
+            }
+            Step::Memcpy(m) => {
+                let _ = writeln!(c, "\n    // {}: memcpy", m.key);
+                let n = m.bytes;
+                match (&m.dst, &m.src) {
+                    (
+                        Place::Buffer {
+                            index: d,
+                            offset: od,
+                        },
+                        Place::Buffer {
+                            index: s,
+                            offset: os,
+                        },
+                    ) => {
+                        let (d, s) = (dptr(*d, *od), dptr(*s, *os));
+                        if driver {
+                            let _ = writeln!(c, "    GMS_CU(cuMemcpyDtoD({d}, {s}, {n}ull));");
+                        } else {
+                            let _ = writeln!(
+                                c,
+                                "    GMS_CHECK(cudaMemcpy({d}, {s}, {n}ull, cudaMemcpyDeviceToDevice));"
+                            );
+                        }
+                    }
+                    (Place::Symbol { name, offset }, Place::Buffer { index, offset: os })
+                    | (Place::Buffer { index, offset: os }, Place::Symbol { name, offset }) => {
+                        let to_symbol = matches!(m.dst, Place::Symbol { .. });
+                        let b = dptr(*index, *os);
+                        if driver {
+                            let sym = c_str(name);
+                            let copy = if to_symbol {
+                                format!("cuMemcpyDtoD(gs + {offset}ull, {b}, {n}ull)")
+                            } else {
+                                format!("cuMemcpyDtoD({b}, gs + {offset}ull, {n}ull)")
+                            };
+                            let _ = writeln!(
+                                c,
+                                "    {{ CUdeviceptr gs = 0; size_t gn = 0;\n      \
+                                 GMS_CU(cuModuleGetGlobal(&gs, &gn, gms_mod, {sym}));\n      \
+                                 if ((unsigned long long)gn < {offset}ull || (unsigned long long)gn - {offset}ull < {n}ull) {{\n          \
+                                 fprintf(stderr, \"{}: %s has %zu bytes, {n} at offset {offset} do not fit\\n\", {sym}, gn); exit(1); }}\n      \
+                                 GMS_CU({copy}); }}",
+                                c_str(&m.key).trim_matches('"')
+                            );
+                        } else if to_symbol {
+                            let _ = writeln!(
+                                c,
+                                "    GMS_CHECK(cudaMemcpyToSymbol({name}, {b}, {n}ull, {offset}ull, cudaMemcpyDeviceToDevice));"
+                            );
+                        } else {
+                            let _ = writeln!(
+                                c,
+                                "    GMS_CHECK(cudaMemcpyFromSymbol({b}, {name}, {n}ull, {offset}ull, cudaMemcpyDeviceToDevice));"
+                            );
+                        }
+                    }
+                    (Place::Symbol { .. }, Place::Symbol { .. }) => {
+                        c.push_str("    /* a symbol-to-symbol copy is refused by the spec */\n");
+                    }
+                }
+            }
+            Step::Repeat { times, steps, key } => {
+                let r = format!("gms_rep{}", *loops);
+                *loops += 1;
+                let _ = writeln!(
+                    c,
+                    "\n    // {}: repeat {times} times\n    {{ unsigned long long {r}; for ({r} = 0; {r} < {times}ull; {r}++) {{",
+                    c_str(key).trim_matches('"')
+                );
+                emit_steps(c, spec, steps, launch_code, driver, loops);
+                c.push_str("    } }\n");
+            }
+        }
+    }
+}
+
 /// One kernel argument's value.
 enum CArg {
-    /// Buffer `index` (its device pointer `d<index>`), with a comment label.
-    Buffer(usize, String),
+    /// Buffer `index` (its device pointer `d<index>`) plus a byte offset, with a comment label.
+    Buffer(usize, u64, String),
     /// A null pointer.
     Null,
     /// A C expression of the parameter's type.
@@ -793,7 +947,10 @@ impl CArg {
     /// The argument of a `<<<>>>` call.
     fn runtime(&self) -> String {
         match self {
-            CArg::Buffer(i, label) => format!("gms_ptr{{d{i}}} /* {label} */"),
+            CArg::Buffer(i, 0, label) => format!("gms_ptr{{d{i}}} /* {label} */"),
+            CArg::Buffer(i, off, label) => {
+                format!("gms_ptr{{(void*)((char*)d{i} + {off}ull)}} /* {label} */")
+            }
             CArg::Null => "gms_ptr{NULL}".into(),
             CArg::Value(e) => e.clone(),
         }
@@ -802,7 +959,10 @@ impl CArg {
     /// The initialiser of a variable of C type `ty` whose address goes in `kernelParams`.
     fn driver(&self, ty: &str) -> String {
         match self {
-            CArg::Buffer(i, label) => format!("({ty})(uintptr_t)d{i} /* {label} */"),
+            CArg::Buffer(i, 0, label) => format!("({ty})(uintptr_t)d{i} /* {label} */"),
+            CArg::Buffer(i, off, label) => {
+                format!("({ty})((uintptr_t)d{i} + {off}ull) /* {label} */")
+            }
             CArg::Null => "0".into(),
             CArg::Value(e) => e.clone(),
         }
@@ -841,7 +1001,7 @@ fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<(&'static str, CArg), Str
     };
     match (a, p) {
         // PTX declares pointers as `.u64`, so a buffer also fits a 64-bit integer parameter.
-        (Arg::Buffer(name), ParamKind::Pointer | ParamKind::U64 | ParamKind::I64) => {
+        (Arg::Buffer { name, offset }, ParamKind::Pointer | ParamKind::U64 | ParamKind::I64) => {
             let ty = match p {
                 ParamKind::Pointer => "CUdeviceptr",
                 ParamKind::I64 => "int64_t",
@@ -851,12 +1011,16 @@ fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<(&'static str, CArg), Str
                 .iter()
                 .position(|b| &b.name == name)
                 .map(|i| {
-                    let label = format!("{name:?}").replace("*/", "* /");
-                    (ty, CArg::Buffer(i, label))
+                    let label = match offset {
+                        0 => format!("{name:?}"),
+                        o => format!("{name:?} + {o} bytes"),
+                    }
+                    .replace("*/", "* /");
+                    (ty, CArg::Buffer(i, *offset, label))
                 })
                 .ok_or_else(|| format!("no buffer named {name:?}"))
         }
-        (Arg::Buffer(name), p) => Err(format!("buffer {name:?} given for a {p} parameter")),
+        (Arg::Buffer { name, .. }, p) => Err(format!("buffer {name:?} given for a {p} parameter")),
         (Arg::Int(0), ParamKind::Pointer) => Ok(("CUdeviceptr", CArg::Null)),
         (_, ParamKind::Pointer) => Err("a pointer parameter needs a buffer name (or 0)".into()),
         (_, ParamKind::Other(n)) => Err(format!(

@@ -89,12 +89,12 @@ pub enum ExportError {
         given: usize,
     },
     /// A launch's arguments do not fit its kernel's parameters.
-    #[error("{file}: [[launch]] #{launch} {key}: {message}")]
+    #[error("{file}: {launch} {key}: {message}")]
     Args {
         /// The spec file.
         file: String,
-        /// 1-based launch number.
-        launch: usize,
+        /// The launch's key: `[[launch]] #2`, `[[step]] #3`.
+        launch: String,
         /// `args` or `args[i]`.
         key: String,
         /// What is wrong.

@@ -28,7 +28,7 @@ use crate::report::{LaunchReport, Report};
 use crate::runtime::{
     arg_for_param, Device, FuncAttribute, KernelArg, LaunchOptions, RuntimeError,
 };
-use crate::spec::{Arg, Spec, SpecError};
+use crate::spec::{Arg, Memcpy, Place, Spec, SpecError, Step};
 use ptxfile::PtxFile;
 
 /// Why a run failed.
@@ -210,8 +210,154 @@ pub fn run_spec(
         launches: Vec::new(),
         outputs: Vec::new(),
     };
-    for (i, l) in spec.launches.iter().enumerate() {
-        let key = format!("[[launch]] #{}", i + 1);
+    let mut cx = StepRun {
+        spec,
+        opts,
+        ptx: &ptx,
+        dev: &mut dev,
+        buffers: &buffers,
+        report: &mut report,
+        progress,
+        file: file.clone(),
+    };
+    cx.steps(&spec.steps)?;
+    for o in &spec.outputs {
+        if o.symbol {
+            let key = format!("[outputs] sym:{}", o.buffer);
+            let located = |e: RuntimeError| RunError::Launch {
+                file: file.clone(),
+                key: key.clone(),
+                message: e.to_string(),
+            };
+            let size = dev.get_symbol_size(&o.buffer).map_err(located)?;
+            let mut host = host_bytes(size).map_err(located)?;
+            dev.memcpy_from_symbol(&o.buffer, &mut host, 0)
+                .map_err(located)?;
+            if opts.write_outputs {
+                write_file(&o.path, &host)?;
+            }
+            let name = o
+                .path
+                .file_name()
+                .map(|f| f.to_string_lossy().to_string())
+                .unwrap_or_default();
+            report
+                .outputs
+                .push((format!("sym:{}", o.buffer), name, host));
+            continue;
+        }
+        let Some((_, ptr, len)) = buffers.iter().find(|b| b.0 == o.buffer) else {
+            return Err(RunError::Launch {
+                file: file.clone(),
+                key: format!("[outputs] {}", o.buffer),
+                message: format!("no buffer named '{}'", o.buffer),
+            });
+        };
+        // The device is done with: its bytes move into the report (no second copy).
+        let host = dev.take_allocation(*ptr).ok_or_else(|| RunError::Launch {
+            file: file.clone(),
+            key: format!("[outputs] {}", o.buffer),
+            message: format!("buffer '{}' ({len} bytes) is no longer allocated", o.buffer),
+        })?;
+        if opts.write_outputs {
+            write_file(&o.path, &host)?;
+        }
+        let name = o
+            .path
+            .file_name()
+            .map(|f| f.to_string_lossy().to_string())
+            .unwrap_or_default();
+        report.outputs.push((o.buffer.clone(), name, host));
+    }
+    Ok(report)
+}
+
+/// What running the steps needs.
+struct StepRun<'a, 'p> {
+    spec: &'a Spec,
+    opts: &'a RunOptions,
+    ptx: &'a PtxFile,
+    dev: &'a mut Device,
+    buffers: &'a [(String, u64, u64)],
+    report: &'a mut Report,
+    progress: &'p mut dyn FnMut(usize, u64, u64),
+    file: String,
+}
+
+impl StepRun<'_, '_> {
+    fn steps(&mut self, steps: &[Step]) -> Result<(), RunError> {
+        for st in steps {
+            match st {
+                Step::Launch(i) => self.launch(*i)?,
+                Step::Memcpy(m) => self.memcpy(m)?,
+                Step::Memset(m) => {
+                    let ptr = self.buffers[m.buffer].1 + m.offset;
+                    self.dev
+                        .memset(ptr, m.value, m.bytes)
+                        .map_err(|e| self.located(&m.key, e))?;
+                }
+                Step::Repeat { times, steps, .. } => {
+                    for _ in 0..*times {
+                        self.steps(steps)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn located(&self, key: &str, e: RuntimeError) -> RunError {
+        RunError::Launch {
+            file: self.file.clone(),
+            key: key.to_string(),
+            message: e.to_string(),
+        }
+    }
+
+    fn memcpy(&mut self, m: &Memcpy) -> Result<(), RunError> {
+        let addr = |p: &Place| match p {
+            Place::Buffer { index, offset } => Some(self.buffers[*index].1 + offset),
+            Place::Symbol { .. } => None,
+        };
+        let (da, sa) = (addr(&m.dst), addr(&m.src));
+        match (&m.dst, &m.src, da, sa) {
+            (_, _, Some(d), Some(s)) => self
+                .dev
+                .memcpy_dtod(d, s, m.bytes)
+                .map_err(|e| self.located(&m.key, e)),
+            (Place::Symbol { name, offset }, _, None, Some(s)) => {
+                // cudaMemcpyToSymbol(sym, ptr, bytes, offset, cudaMemcpyDeviceToDevice).
+                let mut tmp = host_bytes(m.bytes).map_err(|e| self.located(&m.key, e))?;
+                self.dev
+                    .memcpy_dtoh(&mut tmp, s)
+                    .and_then(|()| self.dev.memcpy_to_symbol(name, &tmp, *offset))
+                    .map_err(|e| self.located(&format!("{} dst", m.key), e))
+            }
+            (_, Place::Symbol { name, offset }, Some(d), None) => {
+                // cudaMemcpyFromSymbol(ptr, sym, bytes, offset, cudaMemcpyDeviceToDevice).
+                let mut tmp = host_bytes(m.bytes).map_err(|e| self.located(&m.key, e))?;
+                self.dev
+                    .memcpy_from_symbol(name, &mut tmp, *offset)
+                    .and_then(|()| self.dev.memcpy_htod(d, &tmp))
+                    .map_err(|e| self.located(&format!("{} src", m.key), e))
+            }
+            _ => Err(RunError::Launch {
+                file: self.file.clone(),
+                key: m.key.clone(),
+                message: "one side of a copy must be a buffer".into(),
+            }),
+        }
+    }
+
+    fn launch(&mut self, i: usize) -> Result<(), RunError> {
+        let (spec, opts, ptx) = (self.spec, self.opts, self.ptx);
+        let file = self.file.clone();
+        let buffers = self.buffers;
+        let dev = &mut *self.dev;
+        let l = &spec.launches[i];
+        let key = l.key.clone();
+        let n = self.report.launches.len();
+        let progress = &mut *self.progress;
         let mangled = ptx.resolve(&l.kernel).ok_or_else(|| RunError::Launch {
             file: file.clone(),
             key: format!("{key} kernel"),
@@ -224,7 +370,7 @@ pub fn run_spec(
         })?;
         let kernel = dev.kernel_for_launch(&mangled)?.clone();
         let args =
-            kernel_args(&kernel, &l.args, &buffers).map_err(|(k, message)| RunError::Launch {
+            kernel_args(&kernel, &l.args, buffers).map_err(|(k, message)| RunError::Launch {
                 file: file.clone(),
                 key: format!("{key} {k}"),
                 message,
@@ -273,37 +419,27 @@ pub fn run_spec(
             &args,
             opts.launch,
             &mut profile,
-            &mut |d, t| progress(i, d, t),
+            &mut |d, t| progress(n, d, t),
         )?;
-        report.launches.push(LaunchReport::new(
+        self.report.launches.push(LaunchReport::new(
             spec, &l.kernel, &kernel, dims, &profile, stats, resources, occ,
         ));
+        Ok(())
     }
-    for o in &spec.outputs {
-        let Some((_, ptr, len)) = buffers.iter().find(|b| b.0 == o.buffer) else {
-            return Err(RunError::Launch {
-                file: file.clone(),
-                key: format!("[outputs] {}", o.buffer),
-                message: format!("no buffer named '{}'", o.buffer),
-            });
-        };
-        // The device is done with: its bytes move into the report (no second copy).
-        let host = dev.take_allocation(*ptr).ok_or_else(|| RunError::Launch {
-            file: file.clone(),
-            key: format!("[outputs] {}", o.buffer),
-            message: format!("buffer '{}' ({len} bytes) is no longer allocated", o.buffer),
+}
+
+/// `n` zero bytes of host memory, reserved fallibly.
+fn host_bytes(n: u64) -> Result<Vec<u8>, RuntimeError> {
+    let mut v = Vec::new();
+    usize::try_from(n)
+        .ok()
+        .and_then(|k| v.try_reserve_exact(k).ok())
+        .ok_or_else(|| RuntimeError::Cuda {
+            name: "cudaErrorMemoryAllocation",
+            message: format!("cannot allocate {n} bytes of host memory"),
         })?;
-        if opts.write_outputs {
-            write_file(&o.path, &host)?;
-        }
-        let name = o
-            .path
-            .file_name()
-            .map(|f| f.to_string_lossy().to_string())
-            .unwrap_or_default();
-        report.outputs.push((o.buffer.clone(), name, host));
-    }
-    Ok(report)
+    v.resize(n as usize, 0);
+    Ok(v)
 }
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same directory, then
@@ -392,12 +528,14 @@ pub fn check_not_input(
 pub fn check_outputs(spec: &Spec) -> Result<(), RunError> {
     let mut inputs = spec_inputs(spec, true);
     for o in &spec.outputs {
-        let key = format!("[outputs] {}", o.buffer);
+        let name = if o.symbol {
+            format!("sym:{}", o.buffer)
+        } else {
+            o.buffer.clone()
+        };
+        let key = format!("[outputs] {name}");
         check_not_input(spec, &key, &o.path, &inputs)?;
-        inputs.push((
-            format!("the output of [outputs] {}", o.buffer),
-            o.path.clone(),
-        ));
+        inputs.push((format!("the output of [outputs] {name}"), o.path.clone()));
     }
     Ok(())
 }
@@ -424,7 +562,7 @@ pub fn kernel_args(
     for (i, (a, p)) in args.iter().zip(&kernel.params).enumerate() {
         let key = format!("args[{i}]");
         let v = match a {
-            Arg::Buffer(name) => {
+            Arg::Buffer { name, offset } => {
                 let Some((_, ptr, _)) = buffers.iter().find(|b| &b.0 == name) else {
                     return Err((key, format!("no buffer named \"{name}\"")));
                 };
@@ -437,7 +575,7 @@ pub fn kernel_args(
                         ),
                     ));
                 }
-                KernelArg::U64(*ptr)
+                KernelArg::U64(*ptr + offset)
             }
             Arg::Int(v) => {
                 if !p.ty.is_float() && p.size < 8 {
@@ -501,7 +639,7 @@ pub fn param_kinds(kernel: &Kernel, args: &[Arg]) -> Vec<crate::export::ParamKin
         .iter()
         .enumerate()
         .map(|(i, p)| match (p.ty, p.size) {
-            (_, 8) if matches!(args.get(i), Some(Arg::Buffer(_))) => P::Pointer,
+            (_, 8) if matches!(args.get(i), Some(Arg::Buffer { .. })) => P::Pointer,
             (ScalarType::F32, 4) => P::F32,
             (ScalarType::F64, 8) => P::F64,
             (ScalarType::S8, 1) => P::I8,
@@ -533,10 +671,10 @@ pub fn export_cuda(spec: &Spec, output: Option<&Path>) -> Result<String, RunErro
     dev.load_ptx(&ptx.text, &ptx.path.display().to_string())?;
     let mut params = Vec::new();
     let mut names = Vec::new();
-    for (i, l) in spec.launches.iter().enumerate() {
+    for l in &spec.launches {
         let mangled = ptx.resolve(&l.kernel).ok_or_else(|| RunError::Launch {
             file: spec.path.display().to_string(),
-            key: format!("[[launch]] #{} kernel", i + 1),
+            key: format!("{} kernel", l.key),
             message: format!("no kernel named '{}'", l.kernel),
         })?;
         let k = dev.kernel_for_launch(&mangled)?;

@@ -18,12 +18,19 @@
 //! grid = [4, 1, 1]           # one to three numbers
 //! block = [128]
 //! shared = 0                 # dynamic shared memory in bytes, optional
-//! args = ["out", "in", 1024, 0.5]
+//! args = ["out", "in+256", 1024, 0.5]   # "in+256": in's address plus 256 elements
 //! max_dynamic_shared = 102400   # optional: cudaFuncAttributeMaxDynamicSharedMemorySize
 //! carveout = 100                # optional: cudaFuncAttributePreferredSharedMemoryCarveout
 //! [outputs]                  # after all launches, copied back and written raw little-endian
 //! out = "out.bin"            # relative to the spec unless absolute
+//! "sym:c_tab" = "tab.bin"    # a __device__ or __constant__ variable, all of it
 //! ```
+//!
+//! Host steps (`docs/spec.md`, "Host steps between launches"): instead of `[[launch]]` tables, a
+//! spec may list `[[step]]` tables run in file order, `kind = "launch"` (the keys of a
+//! `[[launch]]`), `"memcpy"` (`dst`, `src`, `count`; buffers as `"NAME+ELEMENTS"`, variables as
+//! `"sym:NAME+BYTES"`), `"memset"` (`dst`, `value`, optional `count`) or `"repeat"` (`times` and
+//! nested `[[step.steps]]`); at most [`MAX_LAUNCHES`] launches with the repeats expanded.
 //!
 //! When both `source` and `ptx` are given, the `.ptx` is the committed NVRTC output of the
 //! `.cu` (written by `gpumemsim compile`); `gpumemsim run` uses the `.ptx` when it exists, so the
@@ -128,10 +135,106 @@ pub struct Spec {
     pub buffers: Vec<Buffer>,
     /// `[symbols.*]`, sorted by name.
     pub symbols: Vec<Buffer>,
-    /// `[[launch]]`, in order.
+    /// Every launch, in file order: the `[[launch]]` tables, or the `kind = "launch"` steps
+    /// (one entry per step in the file: a launch inside a repeat appears once).
     pub launches: Vec<Launch>,
-    /// `[outputs]`, sorted by buffer name.
+    /// What the host does, in order: launches (indices into `launches`), copies, memsets and
+    /// repeats. A spec with `[[launch]]` tables has one [`Step::Launch`] per table.
+    pub steps: Vec<Step>,
+    /// `[outputs]`, sorted by name (buffers, then `sym:` symbols, in key order).
     pub outputs: Vec<Output>,
+}
+
+/// The most launches a spec may run, repeats expanded.
+pub const MAX_LAUNCHES: u64 = 100_000;
+/// The most steps of any kind a spec may run, repeats expanded.
+pub const MAX_STEPS: u64 = 1_000_000;
+/// How deeply `kind = "repeat"` steps may nest.
+pub const MAX_REPEAT_DEPTH: usize = 8;
+
+/// One host step (`[[step]]`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Launch `Spec::launches[i]`.
+    Launch(usize),
+    /// `cudaMemcpy` device to device, `cudaMemcpyToSymbol` or `cudaMemcpyFromSymbol`.
+    Memcpy(Memcpy),
+    /// `cudaMemset` over a buffer range.
+    Memset(Memset),
+    /// Run `steps` `times` times.
+    Repeat {
+        /// How many times (at least 1).
+        times: u64,
+        /// The steps repeated.
+        steps: Vec<Step>,
+        /// The key to name in errors (`[[step]] #2`).
+        key: String,
+    },
+}
+
+/// One end of a copy: a buffer range or a module variable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    /// `"NAME"` or `"NAME+N"`: the buffer at element offset `offset`.
+    Buffer {
+        /// Index into `Spec::buffers`.
+        index: usize,
+        /// Offset in bytes (the spec's element offset times the element size).
+        offset: u64,
+    },
+    /// `"sym:NAME"` or `"sym:NAME+N"`: the `__device__`/`__constant__` variable at byte offset
+    /// `offset` (its size is known only when the PTX is loaded).
+    Symbol {
+        /// The variable's name.
+        name: String,
+        /// Offset in bytes.
+        offset: u64,
+    },
+}
+
+/// A `kind = "memcpy"` step: `bytes` bytes from `src` to `dst`, at least one of them a buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Memcpy {
+    /// Destination.
+    pub dst: Place,
+    /// Source.
+    pub src: Place,
+    /// Bytes copied (`count` elements of the buffer side's type).
+    pub bytes: u64,
+    /// The key to name in errors (`[[step]] #3`).
+    pub key: String,
+}
+
+/// A `kind = "memset"` step: `bytes` bytes of buffer `buffer` from byte `offset` set to `value`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Memset {
+    /// Index into `Spec::buffers`.
+    pub buffer: usize,
+    /// Offset in bytes.
+    pub offset: u64,
+    /// Bytes set.
+    pub bytes: u64,
+    /// The byte value.
+    pub value: u8,
+    /// The key to name in errors (`[[step]] #3`).
+    pub key: String,
+}
+
+impl Step {
+    /// Launches and steps this step runs, repeats expanded (saturating).
+    fn counts(&self) -> (u64, u64) {
+        match self {
+            Step::Launch(_) => (1, 1),
+            Step::Memcpy(_) | Step::Memset(_) => (0, 1),
+            Step::Repeat { times, steps, .. } => {
+                let (l, s) = steps.iter().fold((0u64, 0u64), |(l, s), st| {
+                    let (a, b) = st.counts();
+                    (l.saturating_add(a), s.saturating_add(b))
+                });
+                (l.saturating_mul(*times), s.saturating_mul(*times))
+            }
+        }
+    }
 }
 
 /// A device buffer (`[buffers.NAME]`) or a symbol (`[symbols.NAME]`) and its initial contents.
@@ -208,20 +311,28 @@ impl Buffer {
     }
 }
 
-/// A kernel argument (`args = ["out", 1024, 0.5]`).
+/// A kernel argument (`args = ["out", "in+256", 1024, 0.5]`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
-    /// The device address of the named buffer.
-    Buffer(String),
+    /// The device address of the named buffer plus `offset` bytes (`"in+256"`: 256 elements of
+    /// the buffer's type; `offset` is already in bytes).
+    Buffer {
+        /// The buffer's name.
+        name: String,
+        /// Offset in bytes from the buffer's start (at most its size).
+        offset: u64,
+    },
     /// An integer, to be passed as the parameter's integer type (or converted to a float one).
     Int(i64),
     /// A float, to be passed as the parameter's float type (rounded to nearest even for f32).
     Float(f64),
 }
 
-/// One `[[launch]]`.
+/// One `[[launch]]` (or `kind = "launch"` step).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
+    /// The key to name in errors: `[[launch]] #2`, `[[step]] #3`, `[[step]] #2 steps #1`.
+    pub key: String,
     /// The kernel: a C++ name (`sh_stride<32>`, `ns::k`) or a PTX entry name, verbatim.
     pub kernel: String,
     /// Grid size, x y z (missing dimensions are 1).
@@ -245,11 +356,14 @@ impl Launch {
     }
 }
 
-/// One `[outputs]` entry: a buffer written back to a file.
+/// One `[outputs]` entry: a buffer, or with `symbol` a module variable, written back to a file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Output {
-    /// The buffer's name.
+    /// The buffer's name, or the variable's (without `sym:`) when `symbol` is set.
     pub buffer: String,
+    /// `"sym:NAME"`: the whole `__device__`/`__constant__` variable, read back after the last
+    /// step like `cudaMemcpyFromSymbol`.
+    pub symbol: bool,
     /// Where to write it (absolute).
     pub path: PathBuf,
 }
@@ -271,7 +385,42 @@ struct RawSpec {
     #[serde(default)]
     launch: Vec<RawLaunch>,
     #[serde(default)]
+    step: Vec<RawStep>,
+    #[serde(default)]
     outputs: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum RawStep {
+    Launch(RawLaunch),
+    Memcpy(RawMemcpy),
+    Memset(RawMemset),
+    Repeat(RawRepeat),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMemcpy {
+    dst: String,
+    src: String,
+    count: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMemset {
+    dst: String,
+    value: i64,
+    count: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRepeat {
+    times: i64,
+    #[serde(default)]
+    steps: Vec<RawStep>,
 }
 
 #[derive(Deserialize)]
@@ -408,28 +557,81 @@ impl Spec {
             .iter()
             .map(|(name, d)| load_data(&cx, &format!("[symbols.{name}]"), name, d, true))
             .collect::<Result<Vec<_>, _>>()?;
-        if raw.launch.is_empty() {
-            return Err(cx.invalid("[[launch]]", "no launches"));
+        let mut launches = Vec::new();
+        let steps =
+            match (raw.launch.is_empty(), raw.step.is_empty()) {
+                (true, true) => return Err(cx.invalid("[[launch]]", "no launches")),
+                (false, false) => return Err(cx.invalid(
+                    "[[step]]",
+                    "give `[[launch]]` tables or `[[step]]` tables, not both (a launch step is \
+                     `kind = \"launch\"`)",
+                )),
+                (false, true) => raw
+                    .launch
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let key = format!("[[launch]] #{}", i + 1);
+                        launches.push(load_launch(&cx, &key, l, &buffers, gpu)?);
+                        Ok(Step::Launch(launches.len() - 1))
+                    })
+                    .collect::<Result<Vec<_>, SpecError>>()?,
+                (true, false) => {
+                    let mut sx = StepCx {
+                        cx: &cx,
+                        buffers: &buffers,
+                        gpu,
+                        launches: &mut launches,
+                    };
+                    sx.steps("[[step]]", &raw.step, 0)?
+                }
+            };
+        if launches.is_empty() {
+            return Err(cx.invalid("[[step]]", "no launch steps"));
         }
-        let launches = raw
-            .launch
-            .iter()
-            .enumerate()
-            .map(|(i, l)| load_launch(&cx, &format!("[[launch]] #{}", i + 1), l, &buffers, gpu))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (nl, ns) = steps.iter().fold((0u64, 0u64), |(l, s), st| {
+            let (a, b) = st.counts();
+            (l.saturating_add(a), s.saturating_add(b))
+        });
+        if nl > MAX_LAUNCHES {
+            return Err(cx.invalid(
+                "[[step]]",
+                format!("{nl} launches with the repeats expanded, at most {MAX_LAUNCHES} allowed"),
+            ));
+        }
+        if ns > MAX_STEPS {
+            return Err(cx.invalid(
+                "[[step]]",
+                format!("{ns} steps with the repeats expanded, at most {MAX_STEPS} allowed"),
+            ));
+        }
         let outputs = raw
             .outputs
             .iter()
             .map(|(name, p)| {
                 let key = format!("[outputs] {name}");
-                if !buffers.iter().any(|b| &b.name == name) {
-                    return Err(cx.invalid(key, format!("no buffer named {name:?}")));
-                }
+                let (symbol, target) = match name.strip_prefix("sym:") {
+                    Some(sym) if is_cxx_name(sym) => (true, sym),
+                    Some(sym) => {
+                        return Err(cx.invalid(key, format!("{sym:?} is not a C++ variable name")))
+                    }
+                    None if buffers.iter().any(|b| &b.name == name) => (false, name.as_str()),
+                    None => {
+                        return Err(cx.invalid(
+                            key,
+                            format!(
+                                "no buffer named {name:?} (a __device__ or __constant__ variable \
+                                 is written \"sym:NAME\")"
+                            ),
+                        ))
+                    }
+                };
                 if p.is_empty() {
                     return Err(cx.invalid(key, "empty path"));
                 }
                 Ok(Output {
-                    buffer: name.clone(),
+                    buffer: target.to_string(),
+                    symbol,
                     path: cx.resolve(p),
                 })
             })
@@ -445,6 +647,7 @@ impl Spec {
             buffers,
             symbols,
             launches,
+            steps,
             outputs,
         })
     }
@@ -714,10 +917,13 @@ fn load_launch(
         .map(|(i, a)| {
             let akey = format!("{key} args[{i}]");
             match a {
-                toml::Value::String(s) if buffers.iter().any(|b| &b.name == s) => {
-                    Ok(Arg::Buffer(s.clone()))
+                toml::Value::String(s) => {
+                    let (index, offset) = buffer_ref(cx, &akey, s, buffers)?;
+                    Ok(Arg::Buffer {
+                        name: buffers[index].name.clone(),
+                        offset,
+                    })
                 }
-                toml::Value::String(s) => Err(cx.invalid(akey, format!("no buffer named {s:?}"))),
                 toml::Value::Integer(v) => Ok(Arg::Int(*v)),
                 toml::Value::Float(v) => Ok(Arg::Float(*v)),
                 other => Err(cx.invalid(
@@ -731,6 +937,7 @@ fn load_launch(
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Launch {
+        key: key.to_string(),
         kernel: kernel.to_string(),
         grid,
         block,
@@ -739,6 +946,249 @@ fn load_launch(
         max_dynamic_shared,
         carveout,
     })
+}
+
+/// `"NAME"` or `"NAME+N"` (N elements of the buffer's type, at most its length): the buffer's
+/// index and the offset in bytes. A name that is itself a buffer's wins over a split at `+`.
+fn buffer_ref(
+    cx: &Ctx<'_>,
+    key: &str,
+    text: &str,
+    buffers: &[Buffer],
+) -> Result<(usize, u64), SpecError> {
+    if let Some(i) = buffers.iter().position(|b| b.name == text) {
+        return Ok((i, 0));
+    }
+    let Some((name, n)) = text.rsplit_once('+') else {
+        return Err(cx.invalid(key, format!("no buffer named {text:?}")));
+    };
+    let name = name.trim_end();
+    let n = n.trim();
+    let Some(i) = buffers.iter().position(|b| b.name == name) else {
+        return Err(cx.invalid(key, format!("no buffer named {name:?}")));
+    };
+    let b = &buffers[i];
+    let offset = parse_count(n).ok_or_else(|| {
+        cx.invalid(
+            key,
+            format!(
+                "offset {n:?} is not a non-negative integer (elements of {})",
+                b.ty
+            ),
+        )
+    })?;
+    if offset > b.len {
+        return Err(cx.invalid(
+            key,
+            format!(
+                "offset {offset} is past the end of {name:?} ({} elements)",
+                b.len
+            ),
+        ));
+    }
+    Ok((i, offset * b.ty.size() as u64))
+}
+
+/// A non-negative decimal integer (digits only).
+fn parse_count(n: &str) -> Option<u64> {
+    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// Context for loading `[[step]]` tables.
+struct StepCx<'a, 'b> {
+    cx: &'a Ctx<'b>,
+    buffers: &'a [Buffer],
+    gpu: &'static GpuConfig,
+    launches: &'a mut Vec<Launch>,
+}
+
+impl StepCx<'_, '_> {
+    fn steps(
+        &mut self,
+        prefix: &str,
+        raw: &[RawStep],
+        depth: usize,
+    ) -> Result<Vec<Step>, SpecError> {
+        raw.iter()
+            .enumerate()
+            .map(|(i, st)| {
+                let key = if depth == 0 {
+                    format!("{prefix} #{}", i + 1)
+                } else {
+                    format!("{prefix} steps #{}", i + 1)
+                };
+                self.step(&key, st, depth)
+            })
+            .collect()
+    }
+
+    fn step(&mut self, key: &str, st: &RawStep, depth: usize) -> Result<Step, SpecError> {
+        let cx = self.cx;
+        match st {
+            RawStep::Launch(l) => {
+                let launch = load_launch(cx, key, l, self.buffers, self.gpu)?;
+                self.launches.push(launch);
+                Ok(Step::Launch(self.launches.len() - 1))
+            }
+            RawStep::Memset(m) => {
+                let (buffer, offset) = buffer_ref(cx, &format!("{key} dst"), &m.dst, self.buffers)?;
+                let b = &self.buffers[buffer];
+                let es = b.ty.size() as u64;
+                let value = u8::try_from(m.value).map_err(|_| {
+                    cx.invalid(
+                        format!("{key} value"),
+                        format!("{} is not a byte (0 to 255)", m.value),
+                    )
+                })?;
+                let left = b.len - offset / es;
+                let count = match m.count {
+                    None => left,
+                    Some(c) => self.count(key, c, left, &b.name)?,
+                };
+                Ok(Step::Memset(Memset {
+                    buffer,
+                    offset,
+                    bytes: count * es,
+                    value,
+                    key: key.to_string(),
+                }))
+            }
+            RawStep::Memcpy(m) => {
+                let dst = self.place(&format!("{key} dst"), &m.dst)?;
+                let src = self.place(&format!("{key} src"), &m.src)?;
+                let bytes = match (&dst, &src) {
+                    (Place::Symbol { .. }, Place::Symbol { .. }) => {
+                        return Err(cx.invalid(
+                            format!("{key} src"),
+                            "one side of a copy must be a buffer (a symbol-to-symbol copy \
+                             is not a CUDA call)",
+                        ))
+                    }
+                    (
+                        Place::Buffer {
+                            index: d,
+                            offset: od,
+                        },
+                        Place::Buffer {
+                            index: s,
+                            offset: os,
+                        },
+                    ) => {
+                        let (db, sb) = (&self.buffers[*d], &self.buffers[*s]);
+                        if db.ty != sb.ty {
+                            return Err(cx.invalid(
+                                format!("{key} dst"),
+                                format!(
+                                    "{:?} holds {} and {:?} holds {}: a copy between buffers \
+                                     needs one element type",
+                                    db.name, db.ty, sb.name, sb.ty
+                                ),
+                            ));
+                        }
+                        let es = db.ty.size() as u64;
+                        let left = (db.len - od / es).min(sb.len - os / es);
+                        let name = if db.len - od / es <= sb.len - os / es {
+                            &db.name
+                        } else {
+                            &sb.name
+                        };
+                        self.count(key, m.count, left, name)? * es
+                    }
+                    (Place::Buffer { index, offset }, Place::Symbol { .. })
+                    | (Place::Symbol { .. }, Place::Buffer { index, offset }) => {
+                        let b = &self.buffers[*index];
+                        let es = b.ty.size() as u64;
+                        self.count(key, m.count, b.len - offset / es, &b.name)? * es
+                    }
+                };
+                Ok(Step::Memcpy(Memcpy {
+                    dst,
+                    src,
+                    bytes,
+                    key: key.to_string(),
+                }))
+            }
+            RawStep::Repeat(r) => {
+                if depth + 1 >= MAX_REPEAT_DEPTH {
+                    return Err(cx.invalid(
+                        key.to_string(),
+                        format!("repeats nest more than {MAX_REPEAT_DEPTH} deep"),
+                    ));
+                }
+                let times = match u64::try_from(r.times) {
+                    Ok(t) if (1..=MAX_LAUNCHES).contains(&t) => t,
+                    _ => {
+                        return Err(cx.invalid(
+                            format!("{key} times"),
+                            format!("{} is not a repeat count (1 to {MAX_LAUNCHES})", r.times),
+                        ))
+                    }
+                };
+                if r.steps.is_empty() {
+                    return Err(cx.invalid(
+                        format!("{key} steps"),
+                        "no steps to repeat (add [[step.steps]] tables after it)",
+                    ));
+                }
+                let steps = self.steps(key, &r.steps, depth + 1)?;
+                Ok(Step::Repeat {
+                    times,
+                    steps,
+                    key: key.to_string(),
+                })
+            }
+        }
+    }
+
+    /// `count` elements checked against the `left` that remain in buffer `name`.
+    fn count(&self, key: &str, count: i64, left: u64, name: &str) -> Result<u64, SpecError> {
+        match u64::try_from(count) {
+            Ok(c) if c <= left => Ok(c),
+            _ if count < 0 => Err(self.cx.invalid(
+                format!("{key} count"),
+                format!("{count} is not a number of elements"),
+            )),
+            _ => Err(self.cx.invalid(
+                format!("{key} count"),
+                format!(
+                    "{count} elements run past the end of {name:?} ({left} left after the offset)"
+                ),
+            )),
+        }
+    }
+
+    /// A copy's end: `"BUF"`, `"BUF+N"` (elements), `"sym:NAME"`, `"sym:NAME+N"` (bytes).
+    fn place(&self, key: &str, text: &str) -> Result<Place, SpecError> {
+        let Some(sym) = text.strip_prefix("sym:") else {
+            let (index, offset) = buffer_ref(self.cx, key, text, self.buffers)?;
+            return Ok(Place::Buffer { index, offset });
+        };
+        let (name, offset) = match sym.rsplit_once('+') {
+            Some((name, n)) => {
+                let n = n.trim();
+                let off = parse_count(n).ok_or_else(|| {
+                    self.cx.invalid(
+                        key,
+                        format!("offset {n:?} is not a non-negative integer (bytes)"),
+                    )
+                })?;
+                (name.trim_end(), off)
+            }
+            None => (sym, 0),
+        };
+        if !is_cxx_name(name) {
+            return Err(self
+                .cx
+                .invalid(key, format!("{name:?} is not a C++ variable name")));
+        }
+        Ok(Place::Symbol {
+            name: name.to_string(),
+            offset,
+        })
+    }
 }
 
 #[cfg(test)]

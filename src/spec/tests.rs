@@ -101,8 +101,14 @@ out = "out/out.bin"
     assert_eq!(
         l.args,
         vec![
-            Arg::Buffer("out".into()),
-            Arg::Buffer("in".into()),
+            Arg::Buffer {
+                name: "out".into(),
+                offset: 0
+            },
+            Arg::Buffer {
+                name: "in".into(),
+                offset: 0
+            },
             Arg::Int(1024),
             Arg::Float(0.5)
         ]
@@ -256,7 +262,7 @@ fn error_messages_name_file_and_key() {
     );
     assert_eq!(
         err(&format!("{HEAD}{LAUNCH}[outputs]\nx = \"x.bin\"\n")),
-        "spec.toml: [outputs] x: no buffer named \"x\""
+        "spec.toml: [outputs] x: no buffer named \"x\" (a __device__ or __constant__ variable is written \"sym:NAME\")"
     );
     assert_eq!(
         err(&format!("{HEAD}gpu = \"h100\"\n{LAUNCH}")),

@@ -452,6 +452,14 @@ fn ptx_program_compiles_against_the_real_driver_api_header() {
         return;
     }
     let dir = scratch();
+    let spec = spec_in(&dir, SPEC);
+    let c = cuda_host_program_ptx(&spec, &spec_params(), PTX, &mangled(), &dir).unwrap();
+    compile_against_cuda_h(&dir, &inc, &c);
+}
+
+/// Compiles the driver-API program `c` with `c++ -fsyntax-only` against the real `cuda.h` in
+/// `inc` (and a stub of the few runtime API calls it makes).
+fn compile_against_cuda_h(dir: &Path, inc: &Path, c: &str) {
     // The runtime API part is declared here (cuda_runtime.h needs nvcc's crt/ headers);
     // the driver API comes from the real cuda.h, so its signatures are checked.
     let stub = dir.join("stub");
@@ -470,8 +478,6 @@ fn ptx_program_compiles_against_the_real_driver_api_header() {
          }\n",
     )
     .unwrap();
-    let spec = spec_in(&dir, SPEC);
-    let c = cuda_host_program_ptx(&spec, &spec_params(), PTX, &mangled(), &dir).unwrap();
     let prog = dir.join("prog.cu");
     std::fs::write(&prog, c).unwrap();
     let out = Command::new("c++")
@@ -487,7 +493,7 @@ fn ptx_program_compiles_against_the_real_driver_api_header() {
         .arg("-I")
         .arg(&stub)
         .arg("-I")
-        .arg(&inc)
+        .arg(inc)
         .arg(&prog)
         .output()
         .unwrap();
@@ -496,4 +502,125 @@ fn ptx_program_compiles_against_the_real_driver_api_header() {
         "c++ failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+const STEPS_PTX: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+.global .align 4 .u32 g_acc[4];\n\
+.const .align 4 .u32 c_k[4];\n\
+.visible .entry add1(.param .u64 p, .param .u32 n) { ret; }\n";
+
+const STEPS_SPEC: &str = r#"
+ptx = "steps.ptx"
+[buffers.a]
+type = "u32"
+len = 8
+[buffers.k]
+type = "u32"
+values = [2, 3, 4, 5]
+[[step]]
+kind = "memcpy"
+dst = "sym:c_k+4"
+src = "k+1"
+count = 3
+[[step]]
+kind = "repeat"
+times = 3
+[[step.steps]]
+kind = "launch"
+kernel = "add1"
+grid = [1]
+block = [4]
+args = ["a+2", 3]
+[[step.steps]]
+kind = "repeat"
+times = 2
+[[step.steps.steps]]
+kind = "memset"
+dst = "a+6"
+value = 255
+[[step]]
+kind = "memcpy"
+dst = "a"
+src = "a+4"
+count = 2
+[[step]]
+kind = "memcpy"
+dst = "k"
+src = "sym:g_acc+4"
+count = 2
+[outputs]
+a = "a.bin"
+"sym:g_acc" = "g_acc.bin"
+"#;
+
+fn steps_spec(dir: &Path) -> Spec {
+    std::fs::write(dir.join("steps.ptx"), STEPS_PTX).unwrap();
+    spec_in(dir, STEPS_SPEC)
+}
+
+#[test]
+fn host_steps_are_exported_in_order() {
+    let dir = scratch();
+    let spec = steps_spec(&dir);
+    let params = vec![vec![ParamKind::Pointer, ParamKind::U32]];
+    let names = vec!["add1".to_string()];
+    let c = cuda_host_program_ptx(&spec, &params, STEPS_PTX, &names, &dir).unwrap();
+    // Buffers sorted: a = d0, k = d1. Offsets in bytes: k+1 = 4, a+2 = 8, a+6 = 24, a+4 = 16.
+    let want = [
+        "GMS_CU(cuModuleGetGlobal(&gs, &gn, gms_mod, \"c_k\"));",
+        "GMS_CU(cuMemcpyDtoD(gs + 4ull, ((CUdeviceptr)(uintptr_t)d1 + 4ull), 12ull)); }",
+        "{ unsigned long long gms_rep0; for (gms_rep0 = 0; gms_rep0 < 3ull; gms_rep0++) {",
+        "CUdeviceptr a0 = (CUdeviceptr)((uintptr_t)d0 + 8ull) /* \"a\" + 8 bytes */;",
+        "{ unsigned long long gms_rep1; for (gms_rep1 = 0; gms_rep1 < 2ull; gms_rep1++) {",
+        "GMS_CU(cuMemsetD8(((CUdeviceptr)(uintptr_t)d0 + 24ull), (unsigned char)255u, 8ull));",
+        "    } }\n    } }\n",
+        "GMS_CU(cuMemcpyDtoD(((CUdeviceptr)(uintptr_t)d0 + 0ull), ((CUdeviceptr)(uintptr_t)d0 + 16ull), 8ull));",
+        "GMS_CU(cuModuleGetGlobal(&gs, &gn, gms_mod, \"g_acc\"));",
+        "GMS_CU(cuMemcpyDtoD(((CUdeviceptr)(uintptr_t)d1 + 0ull), gs + 4ull, 8ull)); }",
+        "GMS_CU(cuMemcpyDtoH(hs, gs, gn));",
+        "if (gms_write(outdir, \"g_acc.bin\", hs, gn)) return 1;",
+    ];
+    let mut at = 0;
+    for w in want {
+        let Some(p) = c[at..].find(w) else {
+            panic!("missing, or out of order: {w}\n{c}");
+        };
+        at += p + w.len();
+    }
+    // The include form uses the runtime API with the variables' C++ names.
+    std::fs::write(dir.join("k.cu"), "// kernels\n").unwrap();
+    let mut with_source = spec.clone();
+    with_source.source = Some(dir.join("k.cu"));
+    let c = cuda_host_program(&with_source, &params).unwrap();
+    for w in [
+        "GMS_CHECK(cudaMemcpyToSymbol(c_k, (void*)((char*)d1 + 4ull), 12ull, 4ull, cudaMemcpyDeviceToDevice));",
+        "add1<<<dim3(1u, 1u, 1u), dim3(4u, 1u, 1u), 0u>>>(gms_ptr{(void*)((char*)d0 + 8ull)} /* \"a\" + 8 bytes */, (uint32_t)3ll);",
+        "GMS_CHECK(cudaMemset((void*)((char*)d0 + 24ull), 255, 8ull));",
+        "GMS_CHECK(cudaMemcpy((void*)((char*)d0 + 0ull), (void*)((char*)d0 + 16ull), 8ull, cudaMemcpyDeviceToDevice));",
+        "GMS_CHECK(cudaMemcpyFromSymbol((void*)((char*)d1 + 0ull), g_acc, 8ull, 4ull, cudaMemcpyDeviceToDevice));",
+        "GMS_CHECK(cudaGetSymbolSize(&gn, g_acc));",
+        "GMS_CHECK(cudaMemcpyFromSymbol(hs, g_acc, gn));",
+    ] {
+        assert!(c.contains(w), "missing: {w}\n{c}");
+    }
+}
+
+#[test]
+fn host_steps_program_compiles_against_the_real_driver_api_header() {
+    let install = format!(
+        "{} (or set GPUMEMSIM_CUDA_INCLUDE)",
+        crate::testing::INSTALL_NVRTC
+    );
+    let Some(inc) = crate::testing::require("cuda.h", cuda_include(), &install) else {
+        return;
+    };
+    if !crate::testing::require_tool("c++", crate::testing::INSTALL_CC) {
+        return;
+    }
+    let dir = scratch();
+    let spec = steps_spec(&dir);
+    let params = vec![vec![ParamKind::Pointer, ParamKind::U32]];
+    let names = vec!["add1".to_string()];
+    let c = cuda_host_program_ptx(&spec, &params, STEPS_PTX, &names, &dir).unwrap();
+    compile_against_cuda_h(&dir, &inc, &c);
 }
