@@ -69,6 +69,10 @@ const FLOAT_CAVEATS: &[(&str, &str)] = &[
         "__expf/__logf (ex2/lg2.approx), rsqrtf, __fdividef (div.approx)",
     ),
     (
+        "binomialOptions",
+        "__expf (ex2.approx); plain mul.f32 then sub.f32 (S * __expf(..) - X): ptxas may contract them into FFMA",
+    ),
+    (
         "blog_finite_difference",
         "plain mul.f32 and add.f32 in the same kernels: ptxas may contract them into FFMA",
     ),

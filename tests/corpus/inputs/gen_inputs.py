@@ -50,3 +50,28 @@ write('vote_pattern_128.u32', 'I', p)
 write('bs_stock_8192.f32', 'f', floats_in(1003, 8192, 5.0, 30.0))
 write('bs_strike_8192.f32', 'f', floats_in(1004, 8192, 1.0, 100.0))
 write('bs_years_8192.f32', 'f', floats_in(1005, 8192, 0.25, 10.0))
+
+# binomialOptions: the sample's main() draws S = randData(5, 30), X = randData(1, 100),
+# T = randData(0.25, 10), R = 0.06, V = 0.10; binomialOptionsGPU() turns each option into the
+# __TOptionData {S, X, vDt, puByDf, pdByDf} that it copies to d_OptionData (cudaMemcpyToSymbol).
+# That preprocessing is done here in f32 (each operation rounded to f32, as the host's float code;
+# exp and sqrt from the f64 result rounded to f32). 16 options (the sample has 1024; NUM_STEPS =
+# 2048 makes each block long to simulate).
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+import math
+BO_N, BO_STEPS = 16, 2048
+bo = []
+for S, X, T in zip(floats_in(1006, BO_N, 5.0, 30.0), floats_in(1007, BO_N, 1.0, 100.0),
+                   floats_in(1008, BO_N, 0.25, 10.0)):
+    R, V = f32(0.06), f32(0.10)
+    dt = f32(T / BO_STEPS)
+    vDt = f32(V * f32(math.sqrt(dt)))
+    rDt = f32(R * dt)
+    If, Df = f32(math.exp(rDt)), f32(math.exp(-rDt))
+    u, d = f32(math.exp(vDt)), f32(math.exp(-vDt))
+    pu = f32(f32(If - d) / f32(u - d))
+    pd = f32(1.0 - pu)
+    bo += [S, X, vDt, f32(pu * Df), f32(pd * Df)]
+write('bo_optiondata_16.f32', 'f', bo)

@@ -8,6 +8,7 @@ GMS = sys.argv[1] if len(sys.argv) > 1 else 'target/release/gpumemsim'
 ROOT = 'tests/corpus'
 CAVEATS = {
     'BlackScholes': 'approximate math: `__expf`/`__logf` (ex2/lg2.approx), `rsqrtf`, `__fdividef` (div.approx)',
+    'binomialOptions': 'approximate math: `__expf` (ex2.approx); plain `mul.f32` then `sub.f32` (`S * __expf(..) - X`): ptxas may contract them into FFMA',
     'blog_finite_difference': 'plain `mul.f32` and `add.f32` in the same kernels: ptxas may contract them into FFMA',
 }
 ORDER = {
@@ -36,10 +37,21 @@ for spec in sorted(glob.glob(f'{ROOT}/*/*.toml')):
     t = tomllib.load(open(spec, 'rb'))
     cu = os.path.normpath(os.path.join(d, t['source']))
     kernels = []
+    def step_launches(steps, times=1):
+        # [[step]] tables: launches, repeats expanded
+        n = 0
+        for st in steps:
+            if st.get('kind') == 'launch':
+                if st['kernel'] not in kernels:
+                    kernels.append(st['kernel'])
+                n += 1
+            elif st.get('kind') == 'repeat':
+                n += st['times'] * step_launches(st.get('steps', []))
+        return n
     for l in t.get('launch', []):
         if l['kernel'] not in kernels:
             kernels.append(l['kernel'])
-    launches = len(t.get('launch', []))
+    launches = len(t.get('launch', [])) + step_launches(t.get('step', []))
     srcs = provenance(cu)
     main = [s for s in srcs if s[1].endswith(('.cu', '.cuh'))] or srcs
     repo, path, commit, lic = main[-1]
