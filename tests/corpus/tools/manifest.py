@@ -64,9 +64,9 @@ for spec in sorted(glob.glob(f'{ROOT}/*/*.toml')):
         ok_kern += len(kernels)
     else:
         msg = (r.stderr.strip().splitlines() or ['?'])[0]
-        msg = re.sub(r'^/\S*/tests/corpus/', '', msg.replace('error: ', '', 1))
+        msg = re.sub(r'/\S*/tests/corpus/', '', msg.replace('error: ', '', 1))
         status = f'fails: `{msg}`'
-        key = re.sub(r'^\S+:\d+:\d+: ', '', msg)
+        key = re.sub(r'^(.*?: )?\S+:\d+:\d+: ', '', msg)
         errors.setdefault(key, []).append((name, len(kernels)))
     nprog += 1
     nkern += len(kernels)
