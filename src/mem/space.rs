@@ -3,15 +3,29 @@
 //!
 //! Generic addressing (PTX ISA 6.4.1.1): the shared, local and constant windows sit at fixed
 //! generic addresses chosen here (the hardware's values are not architectural); global
-//! addresses are their own generic addresses. Device allocations start at
-//! [`GLOBAL_HEAP_BASE`] and are aligned to 256 bytes, like `cudaMalloc` (CUDA Programming Guide,
-//! "Device Memory Accesses": "any address of a variable residing in global memory or returned by
-//! one of the memory allocation routines ... is always aligned to at least 256 bytes").
+//! addresses are their own generic addresses.
+//!
+//! Device allocations are placed as the H200's driver places them (measured:
+//! tests/hw/h200/alloc/alloc.txt, `cudaMalloc` and `cuMemAlloc` alike): an allocation of up to
+//! 1 MiB is packed into a 2 MiB pool at 512-byte granularity (1, 100, 256 and 257 bytes each take
+//! 512; 4,096 takes 4,096), a new pool starting when one is full; a larger one is aligned to 2 MiB
+//! and rounded up to 2 MiB in its own range (5,000,000 bytes take 6 MiB). So an access past the
+//! end of a buffer lands in the rounding, in the next buffer, or in unmapped memory, where it
+//! would on the H200; every access outside a live allocation's bytes is a fault here.
 
 use crate::mem::request::Space;
 
-/// First address of `cudaMalloc`'d memory.
+/// First address of `cudaMalloc`'d memory (the first small-allocation pool).
 pub const GLOBAL_HEAP_BASE: u64 = 0x7f00_0000_0000;
+/// First address of allocations above [`SMALL_ALLOC_MAX`] (on the H200 they lie in a range apart
+/// from the pools; the distance is the driver's, not architectural).
+pub const GLOBAL_LARGE_BASE: u64 = 0x7f40_0000_0000;
+/// Allocations up to this size are sub-allocated from pools.
+pub const SMALL_ALLOC_MAX: u64 = 1 << 20;
+/// A pool's size, and the alignment and granularity of a large allocation.
+pub const POOL_BYTES: u64 = 2 << 20;
+/// The granularity of a pooled allocation.
+pub const SMALL_ALLOC_GRANULE: u64 = 512;
 /// First address of module-scope `.global` variables.
 pub const GLOBAL_VARS_BASE: u64 = 0x7e00_0000_0000;
 /// Generic window of the block's shared memory.
@@ -76,7 +90,11 @@ pub struct Allocation {
 #[derive(Clone, Debug, Default)]
 pub struct GlobalMemory {
     allocs: Vec<Allocation>,
-    next: u64,
+    /// Next free address in the current pool, and the pool's end.
+    pool_next: u64,
+    pool_end: u64,
+    /// Next free 2 MiB-aligned address for large allocations and new pools.
+    large_next: u64,
 }
 
 impl GlobalMemory {
@@ -84,14 +102,36 @@ impl GlobalMemory {
     pub fn new() -> Self {
         GlobalMemory {
             allocs: Vec::new(),
-            next: GLOBAL_HEAP_BASE,
+            pool_next: GLOBAL_HEAP_BASE,
+            pool_end: GLOBAL_HEAP_BASE + POOL_BYTES,
+            large_next: GLOBAL_LARGE_BASE,
         }
     }
 
-    /// `cudaMalloc`: a new zeroed allocation of `size` bytes, aligned to 256 bytes.
+    /// Where the next allocation of `size` bytes goes (see the module docs).
+    fn place(&mut self, size: u64) -> u64 {
+        let size = size.max(1);
+        if size <= SMALL_ALLOC_MAX {
+            let len = size.div_ceil(SMALL_ALLOC_GRANULE) * SMALL_ALLOC_GRANULE;
+            if self.pool_next + len > self.pool_end {
+                self.pool_next = self.large_next;
+                self.pool_end = self.large_next + POOL_BYTES;
+                self.large_next = self.pool_end;
+            }
+            let base = self.pool_next;
+            self.pool_next += len;
+            base
+        } else {
+            let base = self.large_next;
+            self.large_next =
+                base.saturating_add(size.div_ceil(POOL_BYTES).saturating_mul(POOL_BYTES));
+            base
+        }
+    }
+
+    /// `cudaMalloc`: a new zeroed allocation of `size` bytes.
     pub fn malloc(&mut self, size: u64, name: &str) -> u64 {
-        let base = self.next;
-        self.next = (base + size.max(1) + 255) & !255;
+        let base = self.place(size);
         self.insert(Allocation {
             base,
             data: vec![0; size as usize],
@@ -102,8 +142,7 @@ impl GlobalMemory {
 
     /// `cudaMalloc` whose contents are `data` (moved in): the allocation is `data.len()` bytes.
     pub fn malloc_with(&mut self, data: Vec<u8>, name: &str) -> u64 {
-        let base = self.next;
-        self.next = (base + (data.len() as u64).max(1) + 255) & !255;
+        let base = self.place(data.len() as u64);
         self.insert(Allocation {
             base,
             data,
