@@ -154,3 +154,20 @@ fn printf_lines_equal_the_h200s() {
     sim.sort_unstable();
     assert_eq!(sim, hw);
 }
+
+#[test]
+fn printf_output_before_a_fault_comes_with_it() {
+    let s = spec(
+        "printf-fault",
+        "[[launch]]\nkernel = \"say_then_trap\"\ngrid = [1]\nblock = [64]\nargs = [40]\n",
+    );
+    let (code, _, stderr) = run(&s);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("trap"), "{stderr}");
+    for t in 0..3 {
+        assert!(
+            stderr.contains(&format!("  | before the trap: t={t}")),
+            "{stderr}"
+        );
+    }
+}

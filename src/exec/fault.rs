@@ -83,6 +83,8 @@ pub struct KernelFault {
     pub source: Option<(String, u32)>,
     /// What went wrong.
     pub kind: FaultKind,
+    /// What device `printf` printed in the launch before the fault.
+    pub printf: String,
 }
 
 impl fmt::Display for FaultKind {
@@ -138,6 +140,12 @@ impl fmt::Display for KernelFault {
         )?;
         if let Some((file, line)) = &self.source {
             write!(f, "\n  source: {file}:{line}")?;
+        }
+        if !self.printf.is_empty() {
+            write!(f, "\n  printf output of the launch before the fault:")?;
+            for line in self.printf.lines() {
+                write!(f, "\n  | {line}")?;
+            }
         }
         Ok(())
     }

@@ -264,13 +264,10 @@ pub fn run<O: Observer>(
                         Some(w) => [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
                         None => [0; 3],
                     };
-                    return Err(ExecError::Fault(Box::new(fault(
-                        ctx.l,
-                        kind,
-                        pc,
-                        [x, y, z],
-                        thread,
-                    ))));
+                    let mut f = fault(ctx.l, kind, pc, [x, y, z], thread);
+                    // What device printf printed before the fault, as CUDA flushes it.
+                    f.printf = std::mem::take(&mut ctx.stats.printf);
+                    return Err(ExecError::Fault(Box::new(f)));
                 }
                 done += 1;
                 ctx.stats.blocks += 1;
@@ -332,6 +329,7 @@ fn fault(
         ptx_text: info.text,
         source,
         kind,
+        printf: String::new(),
     }
 }
 
