@@ -7,27 +7,7 @@
 use gpumemsim::run::{run_spec, RunOptions};
 use gpumemsim::spec::Spec;
 
-/// The specs of `tests/h200.rs` (`CASES`).
-const SPECS: &[&str] = &[
-    "examples/bank_columns.toml",
-    "examples/broadcast.toml",
-    "examples/constant.toml",
-    "examples/copy_16m.toml",
-    "examples/global_patterns.toml",
-    "examples/histogram.toml",
-    "examples/matmul.toml",
-    "examples/shared_stride.toml",
-    "examples/transpose.toml",
-    "examples/warp_reduce.toml",
-    "tests/hw/kernels/constant.toml",
-    "tests/hw/kernels/global.toml",
-    "tests/hw/kernels/local.toml",
-    "tests/hw/kernels/seed_gpu.toml",
-    "tests/hw/kernels/shared_patterns.toml",
-    "tests/hw/kernels/shared_stride.toml",
-    "tests/hw/kernels/shared_wide.toml",
-    "tests/hw/kernels/isa.toml",
-];
+mod common;
 
 fn run(spec: &Spec, fast_paths: bool) -> (serde_json::Value, Vec<(String, String, Vec<u8>)>) {
     let mut opts = RunOptions {
@@ -44,7 +24,7 @@ fn run(spec: &Spec, fast_paths: bool) -> (serde_json::Value, Vec<(String, String
 #[test]
 fn fast_and_general_paths_agree_on_every_validation_spec() {
     let mut launches = 0;
-    for path in SPECS {
+    for (path, _) in common::CASES {
         let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
         let (fast, fast_out) = run(&spec, true);
         let (general, general_out) = run(&spec, false);

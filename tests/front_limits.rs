@@ -18,6 +18,8 @@ use gpumemsim::ptx::parse::parse;
 use gpumemsim::run::{run_spec, RunOptions};
 use gpumemsim::spec::Spec;
 
+mod common;
+
 /// A fresh directory holding `kernel.ptx` and `spec.toml`.
 fn case(name: &str, ptx: &str, spec: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -233,28 +235,6 @@ fn loads_that_extend_differently_are_not_fused() {
     assert_eq!(words::<8>(&runs(&dir)), [u64::MAX, 0xffff_ffff]);
 }
 
-/// (spec, name) of every example and validation spec (the list of tests/h200.rs).
-const CASES: &[&str] = &[
-    "examples/bank_columns.toml",
-    "examples/broadcast.toml",
-    "examples/constant.toml",
-    "examples/copy_16m.toml",
-    "examples/global_patterns.toml",
-    "examples/histogram.toml",
-    "examples/matmul.toml",
-    "examples/shared_stride.toml",
-    "examples/transpose.toml",
-    "examples/warp_reduce.toml",
-    "tests/hw/kernels/constant.toml",
-    "tests/hw/kernels/global.toml",
-    "tests/hw/kernels/local.toml",
-    "tests/hw/kernels/seed_gpu.toml",
-    "tests/hw/kernels/shared_patterns.toml",
-    "tests/hw/kernels/shared_stride.toml",
-    "tests/hw/kernels/shared_wide.toml",
-    "tests/hw/kernels/isa.toml",
-];
-
 fn report(spec: &Spec, passes: bool) -> gpumemsim::report::Report {
     let mut opts = RunOptions {
         write_outputs: false,
@@ -267,9 +247,9 @@ fn report(spec: &Spec, passes: bool) -> gpumemsim::report::Report {
 
 #[test]
 fn ptxas_passes_change_counters_never_outputs() {
-    let mut specs: Vec<Spec> = CASES
+    let mut specs: Vec<Spec> = common::CASES
         .iter()
-        .map(|p| Spec::load(p).unwrap_or_else(|e| panic!("{e}")))
+        .map(|(p, _)| Spec::load(p).unwrap_or_else(|e| panic!("{e}")))
         .collect();
     for (name, ptx, ty, len) in [
         ("diffchain", mov_chain_ptx(), "u32", 4),

@@ -24,29 +24,8 @@ use sha2::{Digest, Sha256};
 
 const HW: &str = "tests/hw/h200/hw";
 
-/// (spec, name of its host program in the hardware run)
-const CASES: &[(&str, &str)] = &[
-    ("examples/bank_columns.toml", "bank_columns"),
-    ("examples/broadcast.toml", "broadcast"),
-    ("examples/constant.toml", "constant"),
-    ("examples/copy_16m.toml", "copy_16m"),
-    ("examples/global_patterns.toml", "global_patterns"),
-    ("examples/histogram.toml", "histogram"),
-    ("examples/matmul.toml", "matmul"),
-    ("examples/shared_stride.toml", "shared_stride"),
-    ("examples/transpose.toml", "transpose"),
-    ("examples/warp_reduce.toml", "warp_reduce"),
-    ("tests/hw/kernels/constant.toml", "k_constant"),
-    ("tests/hw/kernels/global.toml", "k_global"),
-    ("tests/hw/kernels/local.toml", "k_local"),
-    ("tests/hw/kernels/seed_gpu.toml", "k_seed_gpu"),
-    ("tests/hw/kernels/shared_patterns.toml", "k_shared_patterns"),
-    ("tests/hw/kernels/shared_stride.toml", "k_shared_stride"),
-    ("tests/hw/kernels/shared_wide.toml", "k_shared_wide"),
-    ("tests/hw/kernels/isa.toml", "k_isa"),
-    ("tests/hw/kernels/warp_masks.toml", "k_warp_masks"),
-    ("tests/hw/kernels/host_steps.toml", "k_host_steps"),
-];
+mod common;
+use common::CASES;
 
 /// One excluded (program, launch, metric) set: the listed launches (1-based, as `gpumemsim
 /// compare` numbers them) of `program` run `kernel` (the name before any template arguments) and
