@@ -76,6 +76,25 @@ impl RunError {
     }
 }
 
+/// Writes one `[outputs]` entry (when asked) and keeps its bytes in the report under `key`.
+fn emit_output(
+    report: &mut Report,
+    opts: &RunOptions,
+    key: String,
+    path: &Path,
+    host: Vec<u8>,
+) -> Result<(), RunError> {
+    if opts.write_outputs {
+        write_file(path, &host)?;
+    }
+    let name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().to_string())
+        .unwrap_or_default();
+    report.outputs.push((key, name, host));
+    Ok(())
+}
+
 /// How to run a spec.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -233,17 +252,13 @@ pub fn run_spec(
             let mut host = host_bytes(size).map_err(located)?;
             dev.memcpy_from_symbol(&o.buffer, &mut host, 0)
                 .map_err(located)?;
-            if opts.write_outputs {
-                write_file(&o.path, &host)?;
-            }
-            let name = o
-                .path
-                .file_name()
-                .map(|f| f.to_string_lossy().to_string())
-                .unwrap_or_default();
-            report
-                .outputs
-                .push((format!("sym:{}", o.buffer), name, host));
+            emit_output(
+                &mut report,
+                opts,
+                format!("sym:{}", o.buffer),
+                &o.path,
+                host,
+            )?;
             continue;
         }
         let Some((_, ptr, len)) = buffers.iter().find(|b| b.0 == o.buffer) else {
@@ -259,15 +274,7 @@ pub fn run_spec(
             key: format!("[outputs] {}", o.buffer),
             message: format!("buffer '{}' ({len} bytes) is no longer allocated", o.buffer),
         })?;
-        if opts.write_outputs {
-            write_file(&o.path, &host)?;
-        }
-        let name = o
-            .path
-            .file_name()
-            .map(|f| f.to_string_lossy().to_string())
-            .unwrap_or_default();
-        report.outputs.push((o.buffer.clone(), name, host));
+        emit_output(&mut report, opts, o.buffer.clone(), &o.path, host)?;
     }
     Ok(report)
 }
