@@ -31,6 +31,16 @@ pub trait Observer {
     /// A warp-level instruction issued at `pc` for `active` lanes, of which `exec` passed the guard.
     #[inline(always)]
     fn inst(&mut self, _pc: u32, _active: u32, _exec: u32) {}
+    /// Block `linear` (its index in the grid, x fastest) with `ctaid` starts running.
+    #[inline(always)]
+    fn block_begin(&mut self, _linear: u64, _ctaid: [u32; 3]) {}
+    /// Block `linear` has finished: every thread exited.
+    #[inline(always)]
+    fn block_end(&mut self, _linear: u64) {}
+    /// A barrier of the running block released the threads waiting at it. Requests before this
+    /// call happened before the barrier in every warp that waited; requests after it, after.
+    #[inline(always)]
+    fn barrier(&mut self) {}
 }
 
 /// An observer that ignores everything (for runs without memory models).
@@ -132,6 +142,8 @@ struct Ctx<'a, 'b, O: Observer> {
     /// True when the current block's limit is the launch's remainder, not the per-block budget.
     launch_limited: bool,
     clock: u64,
+    /// The warp running now (its index in the block), for [`MemRequest::warp`].
+    warp: u32,
 }
 
 type Fault = (FaultKind, u32, u32); // kind, pc, lane
@@ -233,6 +245,7 @@ pub fn run<O: Observer>(
         launch_budget: 0,
         launch_limited: false,
         clock: 0,
+        warp: 0,
     };
     ctx.launch_budget = ctx.l.budget_per_launch;
     let [gx, gy, gz] = dims.grid;
@@ -255,6 +268,7 @@ pub fn run<O: Observer>(
                 ctx.launch_limited = ctx.launch_budget < ctx.l.budget_per_block;
                 ctx.block_budget = ctx.l.budget_per_block.min(ctx.launch_budget);
                 let start = ctx.block_budget;
+                ctx.obs.block_begin(done, [x, y, z]);
                 let result = ctx.run_block(&mut warps, &mut mem);
                 ctx.launch_budget -= start - ctx.block_budget;
                 if let Err((kind, pc, wl)) = result {
@@ -269,6 +283,7 @@ pub fn run<O: Observer>(
                     f.printf = std::mem::take(&mut ctx.stats.printf);
                     return Err(ExecError::Fault(Box::new(f)));
                 }
+                ctx.obs.block_end(done);
                 done += 1;
                 ctx.stats.blocks += 1;
                 progress(done, total);
@@ -410,9 +425,11 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 return Ok(());
             }
             if release_counted(warps, mem) {
+                self.obs.barrier();
                 continue;
             }
             self.release_barrier(warps, mem)?;
+            self.obs.barrier();
         }
     }
 
@@ -630,6 +647,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
 
     fn run_warp(&mut self, w: &mut Warp, mem: &mut BlockMem) -> Result<(), Fault> {
         let code = &self.l.kernel.code;
+        self.warp = w.id;
         loop {
             let (pc, m) = w.select();
             if m == 0 {
@@ -1290,6 +1308,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         cache_op: crate::mem::request::CacheOp,
     ) {
         self.obs.mem(&MemRequest {
+            warp: self.warp,
             space,
             kind,
             width,

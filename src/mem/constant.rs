@@ -74,6 +74,7 @@ mod tests {
             *a = addr(l as u64);
         }
         MemRequest {
+            warp: 0,
             space: Space::Const,
             kind: AccessKind::Load,
             width,

@@ -380,6 +380,7 @@ mod tests {
             *a = addr(l as u64);
         }
         MemRequest {
+            warp: 0,
             space,
             kind,
             width,

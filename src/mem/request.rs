@@ -74,6 +74,9 @@ pub enum CacheOp {
 /// One warp-level memory access.
 #[derive(Clone, Debug)]
 pub struct MemRequest {
+    /// The issuing warp's index in its block (threads `32 * warp ..`); the block is the one
+    /// announced by the last `Observer::block_begin`.
+    pub warp: u32,
     /// The state space every active lane addresses.
     pub space: Space,
     /// Load, store or read-modify-write.

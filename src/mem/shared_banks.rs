@@ -303,6 +303,7 @@ mod tests {
             *a = addr(l as u64);
         }
         MemRequest {
+            warp: 0,
             space: Space::Shared,
             kind: AccessKind::Load,
             width,
