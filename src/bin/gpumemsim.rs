@@ -37,6 +37,25 @@ enum Cmd {
         /// How many worst lines to show per launch.
         #[arg(long, default_value_t = 5)]
         top: usize,
+        /// Also write a self-contained HTML report (diagrams, annotated source, charts) here.
+        #[arg(long, value_name = "PATH")]
+        html: Option<PathBuf>,
+    },
+    /// Compare two JSON reports (`run --json`): counters and per-line costs side by side.
+    Diff {
+        /// The first report (A).
+        a: PathBuf,
+        /// The second report (B).
+        b: PathBuf,
+        /// Also write the comparison as a self-contained HTML page here.
+        #[arg(long, value_name = "PATH")]
+        html: Option<PathBuf>,
+        /// Compare only this launch of A (1-based) with the one of `--launch-b`.
+        #[arg(long, value_name = "N")]
+        launch_a: Option<usize>,
+        /// Compare only this launch of B (1-based) with the one of `--launch-a`.
+        #[arg(long, value_name = "N")]
+        launch_b: Option<usize>,
     },
     /// Compile a spec's .cu with NVRTC and write its .ptx (with kernel names and ptxas resources).
     Compile {
@@ -112,6 +131,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether two paths name the same file (after resolving what exists of them).
+fn same_path(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let canon = |p: &std::path::Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
+    };
+    canon(a) == canon(b)
+}
+
 fn real_main(cli: Cli) -> Result<(), RunError> {
     match cli.cmd {
         Cmd::Run {
@@ -120,10 +147,26 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             recompile,
             limits,
             top,
+            html,
         } => {
             let spec = Spec::load(&spec)?;
+            if let Some(p) = &html {
+                run::check_not_input(&spec, "--html", p, &run::spec_inputs(&spec, true))?;
+                if let Some(o) = spec.outputs.iter().find(|o| same_path(&o.path, p)) {
+                    return Err(RunError::Launch {
+                        file: spec.path.display().to_string(),
+                        key: "--html".into(),
+                        message: format!(
+                            "{} is also the [outputs] file of '{}'; choose another path",
+                            p.display(),
+                            o.buffer
+                        ),
+                    });
+                }
+            }
             let mut opts = RunOptions {
                 recompile,
+                samples: html.is_some(),
                 ..RunOptions::default()
             };
             limits.apply(&mut opts);
@@ -146,6 +189,44 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                 println!("{text}");
             } else {
                 print!("{}", gpumemsim::report::text::render(&report, top));
+            }
+            if let Some(p) = html {
+                let page = gpumemsim::report::html::render(&report, spec.gpu)?;
+                run::write_file(&p, page.as_bytes())?;
+                eprintln!("wrote {}", p.display());
+            }
+            Ok(())
+        }
+        Cmd::Diff {
+            a,
+            b,
+            html,
+            launch_a,
+            launch_b,
+        } => {
+            use gpumemsim::report::diff;
+            let (ra, rb) = (diff::load(&a)?, diff::load(&b)?);
+            let d = diff::diff(
+                &a.display().to_string(),
+                &ra,
+                &b.display().to_string(),
+                &rb,
+                launch_a,
+                launch_b,
+            )?;
+            print!("{}", diff::render_text(&d));
+            if let Some(p) = html {
+                if same_path(&p, &a) || same_path(&p, &b) {
+                    return Err(RunError::Io {
+                        path: p.display().to_string(),
+                        message:
+                            "--html is one of the reports being compared; refusing to overwrite it"
+                                .into(),
+                    });
+                }
+                let page = diff::render_html(&d)?;
+                run::write_file(&p, page.as_bytes())?;
+                eprintln!("wrote {}", p.display());
             }
             Ok(())
         }

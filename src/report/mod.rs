@@ -3,7 +3,11 @@
 //! broadcast, sector, coalesced, spill).
 
 pub mod compare;
+pub mod detail;
+pub mod diff;
+pub mod html;
 pub mod profile;
+pub mod sample;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -58,6 +62,10 @@ pub struct LaunchReport {
     pub printf: String,
     /// `printf` calls left out once the output reached the 1 MiB printf buffer limit.
     pub printf_dropped: u64,
+    /// What the HTML report draws (source, PTX, one warp instance per memory instruction),
+    /// recorded only when asked for ([`crate::run::RunOptions::samples`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<detail::LaunchDetail>,
 }
 
 /// ptxas resource usage.
@@ -185,6 +193,7 @@ impl LaunchReport {
             lines: lines(spec, kernel, profile),
             printf: stats.printf,
             printf_dropped: stats.printf_dropped,
+            detail: None,
         }
     }
 }
@@ -218,11 +227,7 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
                     .map(|(_, p)| p.clone())
                     .unwrap_or_default();
                 let lines = read_source(&path, &spec.dir);
-                let name = Path::new(&path)
-                    .file_name()
-                    .map(|f| f.to_string_lossy().to_string())
-                    .unwrap_or_else(|| "?".into());
-                (name, lines)
+                (file_name(&path), lines)
             });
             let text = entry
                 .1
@@ -265,7 +270,16 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
         .collect()
 }
 
-fn read_source(path: &str, spec_dir: &Path) -> Vec<String> {
+/// The file name of `path` (`?` when it has none), as the per-line report names files.
+pub(crate) fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map(|f| f.to_string_lossy().to_string())
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The lines of a source file named in the PTX, looked up as written and beside the spec.
+pub(crate) fn read_source(path: &str, spec_dir: &Path) -> Vec<String> {
     let p = PathBuf::from(path);
     let candidates = [p.clone(), spec_dir.join(p.file_name().unwrap_or_default())];
     for c in candidates {

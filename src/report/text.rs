@@ -28,6 +28,18 @@ struct Finding {
     text: String,
 }
 
+/// The findings of one line for the HTML report: (waste, what is wrong, the fix), worst first
+/// within the line, in the words of the text report.
+pub(crate) fn line_findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<(u64, String)> {
+    findings(line, shared_wavefronts_total)
+        .into_iter()
+        .map(|f| {
+            let body: Vec<&str> = f.text.lines().skip(1).map(str::trim).collect();
+            (f.waste, body.join("\n"))
+        })
+        .collect()
+}
+
 fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
     let c = &line.counters;
     let mut out = Vec::new();

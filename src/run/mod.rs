@@ -23,7 +23,9 @@ use crate::frontend::nvrtc::FrontendError;
 use crate::gpu::occupancy::{occupancy, Occupancy, OccupancyInput};
 use crate::ir::types::ScalarType;
 use crate::ir::Kernel;
+use crate::report::detail::LaunchDetail;
 use crate::report::profile::Profile;
+use crate::report::sample::Sampler;
 use crate::report::{LaunchReport, Report};
 use crate::runtime::{
     arg_for_param, Device, FuncAttribute, KernelArg, LaunchOptions, RuntimeError,
@@ -53,6 +55,12 @@ pub enum RunError {
         /// What is wrong.
         message: String,
     },
+    /// `diff` could not read or pair its reports.
+    #[error("{0}")]
+    Diff(#[from] crate::report::diff::DiffError),
+    /// The HTML report could not be rendered.
+    #[error("{0}")]
+    Html(#[from] crate::report::html::HtmlError),
     /// `compare` found metrics that differ from the hardware's.
     #[error("simulated metrics differ from the hardware's")]
     Mismatch,
@@ -109,6 +117,9 @@ pub struct RunOptions {
     /// The simulated-memory budget in bytes (`None`: [`crate::runtime::default_memory_budget`],
     /// half of the host's memory and at most the GPU's).
     pub memory_budget: Option<u64>,
+    /// Record the HTML report's detail: one representative warp instance per memory
+    /// instruction ([`crate::report::sample`]), the source and the PTX.
+    pub samples: bool,
 }
 
 impl Default for RunOptions {
@@ -119,6 +130,7 @@ impl Default for RunOptions {
             write_outputs: true,
             ptx: crate::ptx::lower::LowerOptions::default(),
             memory_budget: None,
+            samples: false,
         }
     }
 }
@@ -394,19 +406,15 @@ impl StepRun<'_, '_> {
             dynamic_shared: l.shared,
         };
         let resources = ptx.resources(&mangled).cloned();
-        let occ = resources.as_ref().map(|r| {
-            occupancy(
-                spec.gpu,
-                &OccupancyInput {
-                    block_threads: dims.threads_per_block(),
-                    regs_per_thread: r.registers,
-                    static_shared: r.static_shared,
-                    dynamic_shared: l.shared,
-                    carveout_percent: l.carveout,
-                    max_dynamic_shared: l.max_dynamic_shared,
-                },
-            )
+        let occ_input = resources.as_ref().map(|r| OccupancyInput {
+            block_threads: dims.threads_per_block(),
+            regs_per_thread: r.registers,
+            static_shared: r.static_shared,
+            dynamic_shared: l.shared,
+            carveout_percent: l.carveout,
+            max_dynamic_shared: l.max_dynamic_shared,
         });
+        let occ = occ_input.as_ref().map(|i| occupancy(spec.gpu, i));
         if let Some(Err(e)) = &occ {
             if e.cuda_name() == "cudaErrorLaunchOutOfResources" {
                 return Err(RuntimeError::Cuda {
@@ -419,18 +427,44 @@ impl StepRun<'_, '_> {
         let occ: Option<Occupancy> = occ.and_then(|r| r.ok());
         let mut profile = Profile::new(spec.gpu, kernel.code.len());
         profile.fast_paths = opts.launch.fast_paths;
-        let stats = dev.launch(
-            &mangled,
-            &l.kernel,
-            dims,
-            &args,
-            opts.launch,
-            &mut profile,
-            &mut |d, t| progress(n, d, t),
-        )?;
-        self.report.launches.push(LaunchReport::new(
+        let mut on_progress = |d, t| progress(n, d, t);
+        let (stats, samples) = if opts.samples {
+            let mut sampler = Sampler::new(&mut profile, spec.gpu, kernel.code.len());
+            let stats = dev.launch(
+                &mangled,
+                &l.kernel,
+                dims,
+                &args,
+                opts.launch,
+                &mut sampler,
+                &mut on_progress,
+            )?;
+            (stats, Some(sampler.finish()))
+        } else {
+            let stats = dev.launch(
+                &mangled,
+                &l.kernel,
+                dims,
+                &args,
+                opts.launch,
+                &mut profile,
+                &mut on_progress,
+            )?;
+            (stats, None)
+        };
+        let mut report = LaunchReport::new(
             spec, &l.kernel, &kernel, dims, &profile, stats, resources, occ,
-        ));
+        );
+        if let Some(samples) = samples {
+            report.detail = Some(LaunchDetail::new(
+                spec,
+                &kernel,
+                &ptx.path,
+                samples,
+                occ_input.as_ref(),
+            ));
+        }
+        self.report.launches.push(report);
         Ok(())
     }
 }

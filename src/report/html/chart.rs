@@ -1,0 +1,362 @@
+//! The memory chart, after Nsight Compute's "Memory Workload Analysis" chart: the kernel on the
+//! left, the units it talks to (shared memory, L1/TEX, the constant cache), then L2 and device
+//! memory, with the traffic on each link under its Nsight Compute metric name.
+//!
+//! Every number is read from the launch's metrics by name. Links and boxes whose metrics the
+//! report does not hold (the L1/L2/DRAM figures until the cache models land:
+//! `lts__t_sectors_srcunit_tex_op_read.sum`, `lts__t_sectors_srcunit_tex_op_write.sum`,
+//! `dram__bytes_read.sum`, `dram__bytes_write.sum`, `l1tex__t_sector_hit_rate.pct`,
+//! `lts__t_sector_hit_rate.pct`) are drawn dashed and say "not modelled yet"; they fill in as
+//! soon as the JSON report carries those metrics.
+
+use std::collections::BTreeMap;
+
+use svg::node::element::{Definitions, Line, Marker, Path, Rectangle, TSpan, Text, Title};
+use svg::Document;
+
+use super::fmt_metric;
+
+/// One piece of a label: plain text, or a metric's value.
+enum Piece {
+    Text(&'static str),
+    Metric(&'static str),
+}
+use Piece::{Metric as M, Text as T};
+
+struct Unit {
+    name: &'static str,
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+    /// Lines inside the box.
+    inner: Vec<Vec<Piece>>,
+}
+
+struct Link {
+    from: usize,
+    to: usize,
+    lines: Vec<Vec<Piece>>,
+}
+
+/// Whether any metric of the pieces is present, and all are.
+fn presence(lines: &[Vec<Piece>], m: &BTreeMap<String, f64>) -> (bool, bool) {
+    let names: Vec<&str> = lines
+        .iter()
+        .flatten()
+        .filter_map(|p| match p {
+            Piece::Metric(n) => Some(*n),
+            Piece::Text(_) => None,
+        })
+        .collect();
+    (
+        names.iter().any(|n| m.contains_key(*n)),
+        names.iter().all(|n| m.contains_key(*n)),
+    )
+}
+
+fn text_line(x: u32, y: u32, pieces: &[Piece], m: &BTreeMap<String, f64>, anchor: &str) -> Text {
+    let mut t = Text::new("")
+        .set("x", x)
+        .set("y", y)
+        .set("class", "chart-label")
+        .set("text-anchor", anchor);
+    for p in pieces {
+        match p {
+            Piece::Text(s) => t = t.add(TSpan::new(*s)),
+            Piece::Metric(name) => match m.get(*name) {
+                Some(v) => {
+                    t = t.add(
+                        TSpan::new(fmt_metric(name, *v))
+                            .set("class", "num")
+                            .set("data-metric", *name)
+                            .add(Title::new(*name)),
+                    )
+                }
+                None => t = t.add(TSpan::new("—").set("class", "absent")),
+            },
+        }
+    }
+    t
+}
+
+/// Draws the chart for a launch's metrics.
+pub fn draw(m: &BTreeMap<String, f64>) -> String {
+    let has = |k: &str| m.get(k).copied().unwrap_or(0.0) > 0.0;
+    let units = vec![
+        Unit {
+            name: "Kernel",
+            x: 10,
+            y: 150,
+            w: 130,
+            h: 80,
+            inner: vec![vec![M("gpumemsim__ptx_inst_executed.sum"), T(" warp inst")]],
+        },
+        Unit {
+            name: "Shared memory",
+            x: 400,
+            y: 20,
+            w: 180,
+            h: 70,
+            inner: vec![vec![T("32 banks × 4 bytes")]],
+        },
+        Unit {
+            name: "L1/TEX cache",
+            x: 400,
+            y: 150,
+            w: 180,
+            h: 80,
+            inner: vec![vec![T("hit rate "), M("l1tex__t_sector_hit_rate.pct")]],
+        },
+        Unit {
+            name: "Constant cache",
+            x: 400,
+            y: 290,
+            w: 180,
+            h: 60,
+            inner: vec![],
+        },
+        Unit {
+            name: "L2 cache",
+            x: 690,
+            y: 150,
+            w: 130,
+            h: 80,
+            inner: vec![vec![T("hit rate "), M("lts__t_sector_hit_rate.pct")]],
+        },
+        Unit {
+            name: "Device memory",
+            x: 930,
+            y: 150,
+            w: 130,
+            h: 80,
+            inner: vec![vec![T("HBM3e")]],
+        },
+    ];
+    let mut shared = vec![
+        vec![
+            T("ld "),
+            M("smsp__sass_inst_executed_op_shared_ld.sum"),
+            T(" inst · "),
+            M("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+            T(" wf · "),
+            M("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+            T(" conflicts"),
+        ],
+        vec![
+            T("st "),
+            M("smsp__sass_inst_executed_op_shared_st.sum"),
+            T(" inst · "),
+            M("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+            T(" wf · "),
+            M("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+            T(" conflicts"),
+        ],
+    ];
+    if has("smsp__sass_inst_executed_op_shared_atom.sum") {
+        shared.push(vec![
+            T("atom "),
+            M("smsp__sass_inst_executed_op_shared_atom.sum"),
+            T(" inst · "),
+            M("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"),
+            T(" wf"),
+        ]);
+    }
+    let mut l1 = vec![
+        vec![
+            T("global ld "),
+            M("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            T(" req · "),
+            M("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+            T(" sectors"),
+        ],
+        vec![
+            T("global st "),
+            M("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+            T(" req · "),
+            M("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+            T(" sectors"),
+        ],
+    ];
+    for (what, req, sec) in [
+        (
+            "global atom ",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+        ),
+        (
+            "global red ",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+        ),
+        (
+            "local ld ",
+            "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+        ),
+        (
+            "local st ",
+            "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+        ),
+    ] {
+        if has(req) {
+            l1.push(vec![T(what), M(req), T(" req · "), M(sec), T(" sectors")]);
+        }
+    }
+    let links = vec![
+        Link {
+            from: 0,
+            to: 1,
+            lines: shared,
+        },
+        Link {
+            from: 0,
+            to: 2,
+            lines: l1,
+        },
+        Link {
+            from: 0,
+            to: 3,
+            lines: vec![vec![
+                M("gpumemsim__const_inst_executed.sum"),
+                T(" loads · "),
+                M("gpumemsim__const_requests.sum"),
+                T(" requests"),
+            ]],
+        },
+        Link {
+            from: 2,
+            to: 4,
+            lines: vec![
+                vec![
+                    T("rd "),
+                    M("lts__t_sectors_srcunit_tex_op_read.sum"),
+                    T(" sectors"),
+                ],
+                vec![
+                    T("wr "),
+                    M("lts__t_sectors_srcunit_tex_op_write.sum"),
+                    T(" sectors"),
+                ],
+            ],
+        },
+        Link {
+            from: 4,
+            to: 5,
+            lines: vec![
+                vec![T("rd "), M("dram__bytes_read.sum"), T(" B")],
+                vec![T("wr "), M("dram__bytes_write.sum"), T(" B")],
+            ],
+        },
+    ];
+    let (w, h) = (1070u32, 360u32);
+    let mut doc = Document::new()
+        .set("viewBox", (0, 0, w, h))
+        .set("width", w)
+        .set("height", h)
+        .set("class", "chart-svg")
+        .set("role", "img")
+        .add(Title::new("memory chart"))
+        .add(
+            Definitions::new().add(
+                Marker::new()
+                    .set("id", "arrow")
+                    .set("viewBox", (0, 0, 10, 10))
+                    .set("refX", 9)
+                    .set("refY", 5)
+                    .set("markerWidth", 7)
+                    .set("markerHeight", 7)
+                    .set("orient", "auto-start-reverse")
+                    .add(Path::new().set("d", "M 0 0 L 10 5 L 0 10 z")),
+            ),
+        );
+    for l in &links {
+        let (a, b) = (&units[l.from], &units[l.to]);
+        let (x1, y1) = (a.x + a.w, a.y + a.h / 2);
+        let (x2, y2) = (b.x, b.y + b.h / 2);
+        let (any, all) = presence(&l.lines, m);
+        let class = if all {
+            "flow"
+        } else if any {
+            "flow partial"
+        } else {
+            "flow absent"
+        };
+        doc = doc.add(
+            Line::new()
+                .set("class", class)
+                .set("x1", x1)
+                .set("y1", y1)
+                .set("x2", x2 - 2)
+                .set("y2", y2)
+                .set("marker-end", "url(#arrow)"),
+        );
+        // Labels: near the arrow's far end, above it, right-aligned to leave the start free.
+        let lx = if l.from == 0 { x2 - 10 } else { (x1 + x2) / 2 };
+        let anchor = if l.from == 0 { "end" } else { "middle" };
+        let n = l.lines.len() as u32;
+        let top = if l.from == 0 && y2 < y1 {
+            y2 - 6 - 15 * n.saturating_sub(1)
+        } else if l.from == 0 && y2 > y1 {
+            y2 + 18
+        } else {
+            y2 - 8 - 15 * n.saturating_sub(1)
+        };
+        if any {
+            for (i, line) in l.lines.iter().enumerate() {
+                doc = doc.add(text_line(lx, top + 15 * i as u32, line, m, anchor));
+            }
+        } else {
+            doc = doc.add(
+                Text::new("not modelled yet")
+                    .set("x", lx)
+                    .set("y", top)
+                    .set("class", "chart-label absent")
+                    .set("text-anchor", anchor),
+            );
+        }
+    }
+    for u in &units {
+        let (any, _) = presence(&u.inner, m);
+        let modelled = any
+            || u.inner.is_empty()
+            || !u
+                .inner
+                .iter()
+                .flatten()
+                .any(|p| matches!(p, Piece::Metric(_)));
+        let off = matches!(u.name, "L2 cache" | "Device memory") && !any;
+        doc = doc.add(
+            Rectangle::new()
+                .set("class", if off { "unit absent" } else { "unit" })
+                .set("x", u.x)
+                .set("y", u.y)
+                .set("width", u.w)
+                .set("height", u.h)
+                .set("rx", 6),
+        );
+        doc = doc.add(
+            Text::new(u.name)
+                .set("x", u.x + u.w / 2)
+                .set("y", u.y + 24)
+                .set("class", "unit-name")
+                .set("text-anchor", "middle"),
+        );
+        for (i, line) in u.inner.iter().enumerate() {
+            let y = u.y + 46 + 16 * i as u32;
+            if modelled {
+                doc = doc.add(text_line(u.x + u.w / 2, y, line, m, "middle"));
+            } else {
+                doc = doc.add(
+                    Text::new("not modelled yet")
+                        .set("x", u.x + u.w / 2)
+                        .set("y", y)
+                        .set("class", "chart-label absent")
+                        .set("text-anchor", "middle"),
+                );
+            }
+        }
+    }
+    doc.to_string()
+}

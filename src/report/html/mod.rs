@@ -1,0 +1,745 @@
+//! The HTML report: one self-contained file (inline CSS, SVG and a few lines of script; no
+//! network, fonts or external files) drawn from the same [`Report`] the JSON holds, with its
+//! launch [`detail`](crate::report::detail) recorded.
+//!
+//! Per launch: a summary (each number under its Nsight Compute metric name, shown on hover),
+//! the memory chart ([`chart`]), the source annotated with each line's counters and a heat
+//! colour for its share of the launch's memory cost (shared wavefronts + L1TEX sectors +
+//! constant requests), the worst lines flagged with the text report's finding and fix, the PTX
+//! of a line on demand; bank diagrams ([`bank`]) for the shared-memory instructions and sector
+//! maps ([`sectors`]) for the global and local ones, each for the worst and a typical warp
+//! instance; and the occupancy graphs ([`occupancy`]).
+//!
+//! Pages are rendered with the `minijinja` template engine (templates in `templates/`, HTML
+//! auto-escaped); the diagrams are SVG built with the `svg` crate. Every number shown in a
+//! summary, a table or the chart carries `data-metric="NAME"`, so a browser test can compare it
+//! with the JSON report.
+
+pub mod bank;
+pub mod chart;
+pub mod occupancy;
+pub mod sectors;
+
+use std::collections::BTreeMap;
+
+use minijinja::Environment;
+use serde::Serialize;
+use thiserror::Error;
+
+use super::detail::LaunchDetail;
+use super::sample::InstSample;
+use super::text::{line_findings, thousands};
+use super::{LaunchReport, Report};
+use crate::gpu::config::GpuConfig;
+use crate::mem::request::{AccessKind, Space};
+use crate::mem::shared_banks::shared_wavefronts;
+
+/// Why a page could not be rendered (a template error: a bug, not a user's mistake).
+#[derive(Debug, Error)]
+#[error("HTML template error: {0}")]
+pub struct HtmlError(#[from] minijinja::Error);
+
+const STYLE: &str = include_str!("templates/style.css");
+const SCRIPT: &str = include_str!("templates/script.js");
+const BASE: &str = include_str!("templates/base.html");
+const REPORT: &str = include_str!("templates/report.html");
+const DIFF: &str = include_str!("templates/diff.html");
+
+/// Most diagrams drawn per kind and launch (the instructions of highest total cost).
+const MAX_DIAGRAMS: usize = 8;
+
+/// The template environment with every page.
+pub(crate) fn environment() -> Result<Environment<'static>, HtmlError> {
+    let mut env = Environment::new();
+    env.add_template("base.html", BASE)?;
+    env.add_template("report.html", REPORT)?;
+    env.add_template("diff.html", DIFF)?;
+    Ok(env)
+}
+
+/// A metric's value as the report shows it: percentages with one decimal, counts with
+/// thousands separators, anything else with two decimals.
+pub fn fmt_metric(name: &str, v: f64) -> String {
+    if name.ends_with(".pct") || name.ends_with("_pct") {
+        format!("{v:.1}%")
+    } else if v.fract() == 0.0 && v.abs() < 1e18 {
+        let s = thousands(v.abs() as u64);
+        if v < 0.0 {
+            format!("-{s}")
+        } else {
+            s
+        }
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The memory cost of a set of metrics: shared wavefronts + L1TEX sectors + constant requests.
+pub fn memory_cost<'a>(metrics: impl IntoIterator<Item = (&'a String, f64)>) -> f64 {
+    metrics
+        .into_iter()
+        .filter(|(k, _)| {
+            k.starts_with("l1tex__data_pipe_lsu_wavefronts_mem_shared")
+                || k.starts_with("l1tex__t_sectors_pipe_lsu_mem_")
+                || k.as_str() == "gpumemsim__const_requests.sum"
+        })
+        .map(|(_, v)| v)
+        .sum()
+}
+
+#[derive(Serialize)]
+struct Row {
+    label: String,
+    value: String,
+    metric: Option<String>,
+    hint: String,
+}
+
+#[derive(Serialize)]
+struct SrcRow {
+    n: u32,
+    text: String,
+    cost: String,
+    heat: String,
+    badges: Vec<String>,
+    tip: String,
+    ptx: Vec<String>,
+    findings: Vec<String>,
+    rank: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct SourceView {
+    file: String,
+    rows: Vec<SrcRow>,
+}
+
+#[derive(Serialize)]
+struct Drawing {
+    which: &'static str,
+    caption: String,
+    svg: String,
+    cost: u32,
+}
+
+#[derive(Serialize)]
+struct Diagram {
+    file: String,
+    line: u32,
+    code: String,
+    ptx: String,
+    op: &'static str,
+    space: &'static str,
+    width: u32,
+    summary: String,
+    histogram: String,
+    drawings: Vec<Drawing>,
+}
+
+#[derive(Serialize)]
+struct LaunchView {
+    n: usize,
+    id: String,
+    kernel: String,
+    config: String,
+    summary: Vec<Row>,
+    all_metrics: Vec<Row>,
+    chart: String,
+    sources: Vec<SourceView>,
+    banks: Vec<Diagram>,
+    sectors: Vec<Diagram>,
+    occupancy: Vec<String>,
+    occupancy_note: String,
+    printf: String,
+    has_detail: bool,
+}
+
+#[derive(Serialize)]
+struct Page {
+    title: String,
+    spec: String,
+    gpu: String,
+    version: &'static str,
+    style: &'static str,
+    script: &'static str,
+    launches: Vec<LaunchView>,
+}
+
+/// Renders the report as one HTML page.
+pub fn render(r: &Report, gpu: &GpuConfig) -> Result<String, HtmlError> {
+    let page = Page {
+        title: format!("gpumemsim: {}", r.spec),
+        spec: r.spec.clone(),
+        gpu: gpu.full_name.to_string(),
+        version: env!("CARGO_PKG_VERSION"),
+        style: STYLE,
+        script: SCRIPT,
+        launches: r
+            .launches
+            .iter()
+            .enumerate()
+            .map(|(i, l)| launch_view(i + 1, l, gpu))
+            .collect(),
+    };
+    let env = environment()?;
+    Ok(env
+        .get_template("report.html")?
+        .render(minijinja::value::Serde(&page))?)
+}
+
+fn m(l: &LaunchReport, k: &str) -> f64 {
+    l.metrics.get(k).copied().unwrap_or(0.0)
+}
+
+fn metric_row(l: &LaunchReport, label: &str, name: &str) -> Option<Row> {
+    l.metrics.get(name).map(|v| Row {
+        label: label.to_string(),
+        value: fmt_metric(name, *v),
+        metric: Some(name.to_string()),
+        hint: name.to_string(),
+    })
+}
+
+fn summary(l: &LaunchReport) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let plain = |label: &str, value: String, hint: &str| Row {
+        label: label.into(),
+        value,
+        metric: None,
+        hint: hint.into(),
+    };
+    rows.push(plain(
+        "launch",
+        launch_config(l),
+        "kernel<<<grid, block, dynamic shared bytes>>>",
+    ));
+    rows.extend(metric_row(
+        l,
+        "registers per thread (allocated)",
+        "launch__registers_per_thread",
+    ));
+    if let Some(r) = &l.resources {
+        rows.push(plain(
+            "ptxas",
+            format!(
+                "{} registers, {} B spill stores, {} B spill loads, {} B stack, {} B static shared",
+                r.registers, r.spill_stores, r.spill_loads, r.stack_frame, r.static_shared
+            ),
+            "ptxas -v resource usage",
+        ));
+    } else {
+        rows.push(plain(
+            "ptxas",
+            "not known (this PTX has no ptxas figures; `gpumemsim compile SPEC` records them)"
+                .into(),
+            "",
+        ));
+    }
+    rows.extend(metric_row(
+        l,
+        "theoretical occupancy",
+        "sm__maximum_warps_per_active_cycle_pct",
+    ));
+    if let Some(lim) = &l.occupancy_limiter {
+        rows.push(plain(
+            "occupancy limited by",
+            lim.clone(),
+            "the launch__occupancy_limit_* that binds",
+        ));
+    }
+    for (label, name) in [
+        (
+            "shared load wavefronts",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        ),
+        (
+            "shared load bank conflicts",
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        ),
+        (
+            "shared store wavefronts",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        ),
+        (
+            "shared store bank conflicts",
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        ),
+        (
+            "global load requests",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        (
+            "global load sectors",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        (
+            "global store requests",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        ),
+        (
+            "global store sectors",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        ),
+    ] {
+        rows.extend(metric_row(l, label, name));
+    }
+    for (label, req, sec) in [
+        (
+            "global load sectors per request",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        (
+            "global store sectors per request",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        ),
+    ] {
+        if m(l, req) > 0.0 {
+            rows.push(plain(
+                label,
+                format!("{:.2}", m(l, sec) / m(l, req)),
+                &format!("{sec} / {req}"),
+            ));
+        }
+    }
+    for (label, name) in [
+        (
+            "local load sectors",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+        ),
+        (
+            "local store sectors",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+        ),
+        ("constant requests", "gpumemsim__const_requests.sum"),
+        (
+            "constant serialization",
+            "gpumemsim__const_serialization.sum",
+        ),
+    ] {
+        if m(l, name) > 0.0 {
+            rows.extend(metric_row(l, label, name));
+        }
+    }
+    // Filled in as the cache, texture and timing models add their metrics.
+    for (label, name) in [
+        ("L1 hit rate", "l1tex__t_sector_hit_rate.pct"),
+        ("L2 hit rate", "lts__t_sector_hit_rate.pct"),
+        ("DRAM bytes read", "dram__bytes_read.sum"),
+        ("DRAM bytes written", "dram__bytes_write.sum"),
+        ("texture fetches", "smsp__sass_inst_executed_op_texture.sum"),
+        ("duration (ns)", "gpu__time_duration.sum"),
+    ] {
+        rows.extend(metric_row(l, label, name));
+    }
+    rows.extend(metric_row(
+        l,
+        "warp instructions (PTX)",
+        "gpumemsim__ptx_inst_executed.sum",
+    ));
+    rows
+}
+
+fn launch_config(l: &LaunchReport) -> String {
+    format!(
+        "{}<<<({},{},{}), ({},{},{}), {}>>>",
+        l.kernel, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.shared
+    )
+}
+
+fn launch_view(n: usize, l: &LaunchReport, gpu: &GpuConfig) -> LaunchView {
+    let all_metrics = l
+        .metrics
+        .iter()
+        .map(|(k, v)| Row {
+            label: k.clone(),
+            value: fmt_metric(k, *v),
+            metric: Some(k.clone()),
+            hint: k.clone(),
+        })
+        .collect();
+    let (banks, sectors) = match &l.detail {
+        Some(d) => diagrams(l, d, gpu),
+        None => (Vec::new(), Vec::new()),
+    };
+    let (occupancy, occupancy_note) = match l.detail.as_ref().and_then(|d| d.occupancy.as_ref()) {
+        Some(p) => {
+            let input = p.input();
+            let g = occupancy::graphs(gpu, &input);
+            (
+                g.iter()
+                    .map(|g| occupancy::draw(g, gpu.max_warps_per_sm))
+                    .collect(),
+                format!(
+                    "{} threads per block, {} registers per thread, {} bytes of shared memory per block (static {} + dynamic {}); the marked point is this launch",
+                    p.block_threads,
+                    p.regs_per_thread,
+                    p.static_shared + p.dynamic_shared,
+                    p.static_shared,
+                    p.dynamic_shared
+                ),
+            )
+        }
+        None => (
+            Vec::new(),
+            "not known: this PTX has no ptxas register figures (`gpumemsim compile SPEC` records them from the .cu)".into(),
+        ),
+    };
+    LaunchView {
+        n,
+        id: format!("l{n}"),
+        kernel: l.kernel.clone(),
+        config: launch_config(l),
+        summary: summary(l),
+        all_metrics,
+        chart: chart::draw(&l.metrics),
+        sources: l.detail.as_ref().map(|d| sources(l, d)).unwrap_or_default(),
+        banks,
+        sectors,
+        occupancy,
+        occupancy_note,
+        printf: l.printf.clone(),
+        has_detail: l.detail.is_some(),
+    }
+}
+
+/// The heat colour of a share (0..1) of the launch's memory cost.
+fn heat(share: f64) -> String {
+    if share <= 0.0 {
+        return String::new();
+    }
+    // At least faintly visible; red at the top.
+    let a = 0.12 + 0.68 * share.clamp(0.0, 1.0).sqrt();
+    format!("rgba(230,60,30,{a:.2})")
+}
+
+fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
+    let total = memory_cost(l.metrics.iter().map(|(k, v)| (k, *v)));
+    let sh_wf = (m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+        + m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")) as u64;
+    // Findings of every line, ranked over the launch.
+    let mut ranked: Vec<(u64, String, u32)> = Vec::new();
+    for ln in &l.lines {
+        for (waste, _) in line_findings(ln, sh_wf) {
+            ranked.push((waste, ln.file.clone(), ln.line));
+        }
+    }
+    ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+    ranked.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
+    let mut out = Vec::new();
+    for f in &d.sources {
+        let mut rows = Vec::new();
+        for (i, text) in f.lines.iter().enumerate() {
+            let n = i as u32 + 1;
+            let lr = l.lines.iter().find(|x| x.file == f.file && x.line == n);
+            let ptx: Vec<String> = d
+                .ptx
+                .iter()
+                .filter(|p| p.file == f.file && p.line == n)
+                .map(|p| format!("{:>5}  {}", p.ptx_line, p.text))
+                .collect();
+            let (cost, badges, tip, findings) = match lr {
+                Some(lr) => {
+                    let c = memory_cost(lr.metrics.iter().map(|(k, v)| (k, *v as f64)));
+                    let mut badges = Vec::new();
+                    if lr.max_way > 1 {
+                        badges.push(format!("{}-way", lr.max_way));
+                    }
+                    let get = |k: &str| lr.metrics.get(k).copied().unwrap_or(0);
+                    let wf = get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+                        + get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")
+                        + get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum");
+                    if wf > 0 {
+                        badges.push(format!("{} wf", thousands(wf)));
+                    }
+                    let sec: u64 = lr
+                        .metrics
+                        .iter()
+                        .filter(|(k, _)| k.starts_with("l1tex__t_sectors_pipe_lsu_mem_"))
+                        .map(|(_, v)| *v)
+                        .sum();
+                    let req: u64 = lr
+                        .metrics
+                        .iter()
+                        .filter(|(k, _)| k.starts_with("l1tex__t_requests_pipe_lsu_mem_"))
+                        .map(|(_, v)| *v)
+                        .sum();
+                    if sec > 0 {
+                        badges.push(format!(
+                            "{} sect ({:.1}/req)",
+                            thousands(sec),
+                            sec as f64 / req.max(1) as f64
+                        ));
+                    }
+                    let cr = get("gpumemsim__const_requests.sum");
+                    if cr > 0 {
+                        badges.push(format!("{} const req", thousands(cr)));
+                    }
+                    let tip: Vec<String> = lr
+                        .metrics
+                        .iter()
+                        .map(|(k, v)| format!("{k} = {}", thousands(*v)))
+                        .collect();
+                    let fs = line_findings(lr, sh_wf)
+                        .into_iter()
+                        .map(|(_, t)| t)
+                        .collect();
+                    (c, badges, tip.join("\n"), fs)
+                }
+                None => (0.0, Vec::new(), String::new(), Vec::new()),
+            };
+            let rank = ranked
+                .iter()
+                .take(5)
+                .position(|r| r.1 == f.file && r.2 == n)
+                .map(|p| p + 1);
+            rows.push(SrcRow {
+                n,
+                text: text.clone(),
+                cost: if cost > 0.0 {
+                    format!("{:.1}%", 100.0 * cost / total.max(1.0))
+                } else {
+                    String::new()
+                },
+                heat: heat(cost / total.max(1.0)),
+                badges,
+                tip,
+                ptx,
+                findings,
+                rank,
+            });
+        }
+        out.push(SourceView {
+            file: f.file.clone(),
+            rows,
+        });
+    }
+    if out.is_empty() {
+        // No source: the PTX itself, with each memory instruction's cost.
+        let by_pc: BTreeMap<u32, &InstSample> = d.samples.iter().map(|s| (s.pc, s)).collect();
+        let total: u64 = d.samples.iter().map(|s| s.total_cost).sum();
+        let rows = d
+            .ptx
+            .iter()
+            .enumerate()
+            .map(|(pc, p)| {
+                let s = by_pc.get(&(pc as u32));
+                let c = s.map_or(0, |s| s.total_cost);
+                SrcRow {
+                    n: p.ptx_line,
+                    text: p.text.clone(),
+                    cost: if c > 0 {
+                        format!("{:.1}%", 100.0 * c as f64 / total.max(1) as f64)
+                    } else {
+                        String::new()
+                    },
+                    heat: heat(c as f64 / total.max(1) as f64),
+                    badges: s
+                        .map(|s| vec![format!("{} {}", thousands(s.total_cost), s.unit)])
+                        .unwrap_or_default(),
+                    tip: String::new(),
+                    ptx: Vec::new(),
+                    findings: Vec::new(),
+                    rank: None,
+                }
+            })
+            .collect();
+        out.push(SourceView {
+            file: d.ptx_file.clone(),
+            rows,
+        });
+    }
+    out
+}
+
+fn kind_of(op: &str) -> AccessKind {
+    match op {
+        "st" => AccessKind::Store,
+        "atom" => AccessKind::Atomic,
+        "red" => AccessKind::Reduction,
+        _ => AccessKind::Load,
+    }
+}
+
+fn histogram(s: &InstSample) -> String {
+    s.histogram
+        .iter()
+        .map(|(c, n)| format!("{} × {c}", thousands(*n)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram>, Vec<Diagram>) {
+    let mut shared: Vec<&InstSample> = d.samples.iter().filter(|s| s.space == "shared").collect();
+    let mut global: Vec<&InstSample> = d
+        .samples
+        .iter()
+        .filter(|s| s.space == "global" || s.space == "local")
+        .collect();
+    for v in [&mut shared, &mut global] {
+        v.sort_by_key(|s| (std::cmp::Reverse(s.total_cost), s.pc));
+        v.truncate(MAX_DIAGRAMS);
+        v.sort_by_key(|s| s.pc);
+    }
+    let head = |s: &InstSample| {
+        let p = &d.ptx[s.pc as usize];
+        let code = l
+            .lines
+            .iter()
+            .find(|x| x.file == p.file && x.line == p.line)
+            .map(|x| x.text.clone())
+            .unwrap_or_default();
+        (
+            p.file.clone(),
+            p.line,
+            code,
+            format!("{}  {}", p.ptx_line, p.text),
+        )
+    };
+    let banks = shared
+        .into_iter()
+        .map(|s| {
+            let (file, line, code, ptx) = head(s);
+            let kind = kind_of(s.op);
+            let mut drawings = Vec::new();
+            for (which, inst) in [("worst", &s.worst), ("typical", &s.typical)] {
+                if which == "typical" && inst.cost == s.worst.cost {
+                    continue;
+                }
+                let lay = bank::layout(inst, s.width, kind);
+                let model = shared_wavefronts(
+                    &bank::request(inst, s.width, kind, Space::Shared),
+                    gpu,
+                );
+                let way = if model.max_way > 1 {
+                    format!("{}-way bank conflict", model.max_way)
+                } else {
+                    "no bank conflict".into()
+                };
+                let phases = if lay.phases.len() > 1 {
+                    format!(", {} phases of {} lanes", lay.phases.len(), lay.phases[0].end - lay.phases[0].first)
+                } else {
+                    String::new()
+                };
+                let caption = format!(
+                    "{which}: block ({},{},{}) warp {}: {} wavefront{} (ideal {}), {way}{phases}; {} of {} executions cost this",
+                    inst.block[0],
+                    inst.block[1],
+                    inst.block[2],
+                    inst.warp,
+                    model.wavefronts,
+                    if model.wavefronts == 1 { "" } else { "s" },
+                    model.ideal_wavefronts,
+                    thousands(inst.executions),
+                    thousands(s.executions)
+                );
+                drawings.push(Drawing {
+                    which,
+                    svg: bank::draw(inst, &lay, &caption),
+                    caption,
+                    cost: model.wavefronts,
+                });
+            }
+            Diagram {
+                file,
+                line,
+                code,
+                ptx,
+                op: s.op,
+                space: s.space,
+                width: s.width,
+                summary: format!(
+                    "{} executions, {} wavefronts in all",
+                    thousands(s.executions),
+                    thousands(s.total_cost)
+                ),
+                histogram: histogram(s),
+                drawings,
+            }
+        })
+        .collect();
+    let sectors = global
+        .into_iter()
+        .map(|s| {
+            let (file, line, code, ptx) = head(s);
+            let local = s.space == "local";
+            let mut drawings = Vec::new();
+            for (which, inst) in [("worst", &s.worst), ("typical", &s.typical)] {
+                if which == "typical" && inst.cost == s.worst.cost {
+                    continue;
+                }
+                let map = sectors::map(inst, s.width, local);
+                let more = map.lines.len().saturating_sub(sectors::MAX_ROWS);
+                let atomic = matches!(s.op, "atom" | "red");
+                let caption = format!(
+                    "{which}: block ({},{},{}) warp {}: {} sector{} in {} line{} of 128 bytes; {} bytes used of {} fetched ({:.0}%){}{}; {} of {} executions cost this",
+                    inst.block[0],
+                    inst.block[1],
+                    inst.block[2],
+                    inst.warp,
+                    map.sectors.len(),
+                    if map.sectors.len() == 1 { "" } else { "s" },
+                    map.lines.len(),
+                    if map.lines.len() == 1 { "" } else { "s" },
+                    thousands(map.bytes_used),
+                    thousands(map.bytes_fetched()),
+                    100.0 * map.bytes_used as f64 / map.bytes_fetched().max(1) as f64,
+                    if atomic {
+                        format!("; the model charges {} sectors (same-address lanes are served one after another)", inst.cost)
+                    } else {
+                        String::new()
+                    },
+                    if more > 0 {
+                        format!(" ({more} more lines not drawn)")
+                    } else {
+                        String::new()
+                    },
+                    thousands(inst.executions),
+                    thousands(s.executions)
+                );
+                drawings.push(Drawing {
+                    which,
+                    svg: sectors::draw(inst, &map, &caption),
+                    caption,
+                    cost: inst.cost,
+                });
+            }
+            Diagram {
+                file,
+                line,
+                code,
+                ptx,
+                op: s.op,
+                space: s.space,
+                width: s.width,
+                summary: format!(
+                    "{} executions, {} sectors in all{}",
+                    thousands(s.executions),
+                    thousands(s.total_cost),
+                    if local {
+                        "; local offsets drawn interleaved as the hardware stores them (4 bytes per lane in turn)"
+                    } else {
+                        ""
+                    }
+                ),
+                histogram: histogram(s),
+                drawings,
+            }
+        })
+        .collect();
+    (banks, sectors)
+}
+
+/// Renders a page from the `diff` module's view.
+pub(crate) fn render_template<S: Serialize>(name: &str, ctx: &S) -> Result<String, HtmlError> {
+    let env = environment()?;
+    Ok(env
+        .get_template(name)?
+        .render(minijinja::value::Serde(ctx))?)
+}
+
+/// The inline style and script, for other pages.
+pub(crate) fn assets() -> (&'static str, &'static str) {
+    (STYLE, SCRIPT)
+}
