@@ -6,7 +6,7 @@
 //! end measures what was rendered and writes it as JSON into the DOM) is loaded with
 //! `--dump-dom`; Chromium's own console log (`--enable-logging=stderr`) must be empty. The
 //! unmodified page is then captured whole with `--screenshot` (at a device scale of 0.5, which
-//! keeps the capture fast), and each section's rectangle, as measured in the DOM, must show
+//! keeps the capture fast; `GPUMEMSIM_SCREENSHOT_SCALE` changes it), and each section's rectangle, as measured in the DOM, must show
 //! something other than the page's white background. The DOM checks: every number carrying a
 //! metric name equals the JSON report's value of that metric, every metric of the JSON report is
 //! shown, and the bank diagram of `bank_columns.cu`'s column read puts all 32 lanes' lines into
@@ -28,8 +28,14 @@ const INSTALL: &str = "apt-get install -y --no-install-recommends chromium \
     (or set GPUMEMSIM_CHROMIUM to a Chromium binary)";
 /// Layout width of the page in CSS pixels.
 const WIDTH: u32 = 1100;
-/// Device pixels per CSS pixel in the screenshot.
-const SCALE: f64 = 0.5;
+/// Device pixels per CSS pixel in the screenshot (`GPUMEMSIM_SCREENSHOT_SCALE` overrides it,
+/// e.g. 1 for crops a person reads).
+fn scale() -> f64 {
+    std::env::var("GPUMEMSIM_SCREENSHOT_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.5)
+}
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -169,7 +175,7 @@ fn render(chrome: &Path, page: &Path, dir: &Path) -> Rendered {
         chrome,
         dir,
         &[
-            format!("--force-device-scale-factor={SCALE}"),
+            format!("--force-device-scale-factor={}", scale()),
             format!("--window-size={WIDTH},{height}"),
             format!("--screenshot={}", shot.display()),
             url(page),
@@ -208,7 +214,7 @@ fn sections_not_blank(r: &Rendered, name: &str) -> usize {
     let mut n = 0;
     for s in r.check["sections"].as_array().unwrap() {
         let rect = &s["rect"];
-        let f = |k: &str| rect[k].as_f64().unwrap() * SCALE;
+        let f = |k: &str| rect[k].as_f64().unwrap() * scale();
         let (x0, y0) = (f("x").max(0.0) as u32, f("y").max(0.0) as u32);
         let (x1, y1) = (
             ((f("x") + f("w")) as u32).min(*w),

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::sample::InstSample;
 use crate::gpu::occupancy::OccupancyInput;
-use crate::ir::Kernel;
+use crate::ir::{Kernel, Op};
 use crate::spec::Spec;
 
 /// What the HTML report needs of one launch beyond its metrics.
@@ -51,6 +51,15 @@ pub struct PtxInst {
     pub line: u32,
     /// The instruction as written.
     pub text: String,
+    /// For a load or store: how many PTX accesses it stands for after lowering (more than 1
+    /// when the lowering merged consecutive scalar accesses into one vector access, as ptxas
+    /// does; see [`crate::ptx::lower`]); 0 otherwise.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub merged: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 /// The inputs of [`crate::gpu::occupancy::occupancy`] for the launch.
@@ -127,7 +136,8 @@ impl LaunchDetail {
         let ptx = kernel
             .info
             .iter()
-            .map(|i| PtxInst {
+            .zip(&kernel.code)
+            .map(|(i, inst)| PtxInst {
                 ptx_line: i.ptx_line,
                 file: if i.src_line == 0 {
                     String::new()
@@ -136,6 +146,13 @@ impl LaunchDetail {
                 },
                 line: i.src_line,
                 text: i.text.clone(),
+                merged: match &inst.op {
+                    // A PTX vector access names its width (`.v2`, `.v4`); anything wider than
+                    // one element without it was merged by the lowering.
+                    Op::Ld { d, .. } if d.len() > 1 && !i.text.contains(".v") => d.len() as u32,
+                    Op::St { s, .. } if s.len() > 1 && !i.text.contains(".v") => s.len() as u32,
+                    _ => 0,
+                },
             })
             .collect();
         LaunchDetail {

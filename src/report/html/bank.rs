@@ -1,7 +1,7 @@
 //! The bank diagram: one warp instance of a shared-memory instruction drawn as the seed draws it
 //! (`../shared/seeds/`, 1.7.1): the 32 lanes on top, the 32 banks below, the 4-byte words each
 //! lane touches stacked in their bank's column (word index written in the cell), a line from each
-//! lane to each of its words, lanes that share a word (broadcast) marked, and every wavefront in
+//! lane to each of its words, lanes that share a word (broadcast) and the shared word outlined, and every wavefront in
 //! its own colour.
 //!
 //! The layout follows the rules of [`crate::mem::shared_banks`]: accesses of `n = width / 4`
@@ -247,7 +247,14 @@ pub fn draw(inst: &WarpInstance, lay: &BankLayout, title: &str) -> String {
             let _ = write!(tip, " (broadcast)");
         }
         let mut g = Group::new()
-            .set("class", "word")
+            .set(
+                "class",
+                if c.lanes.len() > 1 {
+                    "word bcast"
+                } else {
+                    "word"
+                },
+            )
             .set("data-bank", c.bank)
             .set("data-wavefront", c.wavefront + 1)
             .add(Title::new(tip))
@@ -259,21 +266,13 @@ pub fn draw(inst: &WarpInstance, lay: &BankLayout, title: &str) -> String {
                     .set("height", ROW_H - 3)
                     .set("rx", 2)
                     .set("fill", wavefront_colour(c.wavefront)),
-            )
-            .add(label_mid(
-                x + (CW - 4) / 2,
-                y + ROW_H - 7,
-                &short_word(c.word),
-                "word-no",
-            ));
-        if c.lanes.len() > 1 {
-            g = g.add(label_mid(
-                x + CW - 6,
-                y + 6,
-                &format!("×{}", c.lanes.len()),
-                "bcast-count",
-            ));
-        }
+            );
+        g = g.add(label_mid(
+            x + (CW - 4) / 2,
+            y + ROW_H - 7,
+            &short_word(c.word),
+            "word-no",
+        ));
         doc = doc.add(g);
     }
     // Lanes.

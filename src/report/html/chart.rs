@@ -86,49 +86,49 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
     let units = vec![
         Unit {
             name: "Kernel",
-            x: 10,
+            x: 6,
             y: 150,
-            w: 130,
+            w: 124,
             h: 80,
             inner: vec![vec![M("gpumemsim__ptx_inst_executed.sum"), T(" warp inst")]],
         },
         Unit {
             name: "Shared memory",
-            x: 400,
+            x: 420,
             y: 20,
-            w: 180,
+            w: 170,
             h: 70,
             inner: vec![vec![T("32 banks × 4 bytes")]],
         },
         Unit {
             name: "L1/TEX cache",
-            x: 400,
+            x: 420,
             y: 150,
-            w: 180,
+            w: 170,
             h: 80,
             inner: vec![vec![T("hit rate "), M("l1tex__t_sector_hit_rate.pct")]],
         },
         Unit {
             name: "Constant cache",
-            x: 400,
+            x: 420,
             y: 290,
-            w: 180,
+            w: 170,
             h: 60,
             inner: vec![],
         },
         Unit {
             name: "L2 cache",
-            x: 690,
+            x: 676,
             y: 150,
-            w: 130,
+            w: 110,
             h: 80,
             inner: vec![vec![T("hit rate "), M("lts__t_sector_hit_rate.pct")]],
         },
         Unit {
             name: "Device memory",
-            x: 930,
+            x: 872,
             y: 150,
-            w: 130,
+            w: 124,
             h: 80,
             inner: vec![vec![T("HBM3e")]],
         },
@@ -250,7 +250,7 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             ],
         },
     ];
-    let (w, h) = (1070u32, 360u32);
+    let (w, h) = (1000u32, 360u32);
     let mut doc = Document::new()
         .set("viewBox", (0, 0, w, h))
         .set("width", w)
@@ -273,10 +273,26 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
         );
     for l in &links {
         let (a, b) = (&units[l.from], &units[l.to]);
-        let (x1, y1) = (a.x + a.w, a.y + a.h / 2);
+        // From the kernel, the links fan out from its right edge (top, middle, bottom).
+        let (x1, y1) = if l.from == 0 {
+            let y = match l.to {
+                1 => a.y + 12,
+                3 => a.y + a.h - 12,
+                _ => a.y + a.h / 2,
+            };
+            (a.x + a.w, y)
+        } else {
+            (a.x + a.w, a.y + a.h / 2)
+        };
         let (x2, y2) = (b.x, b.y + b.h / 2);
         let (any, all) = presence(&l.lines, m);
-        let class = if all {
+        let idle = all
+            && l.lines.iter().flatten().all(
+                |p| !matches!(p, Piece::Metric(n) if m.get(*n).copied().unwrap_or(0.0) != 0.0),
+            );
+        let class = if idle {
+            "flow idle"
+        } else if all {
             "flow"
         } else if any {
             "flow partial"

@@ -565,7 +565,7 @@ fn kind_of(op: &str) -> AccessKind {
 fn histogram(s: &InstSample) -> String {
     s.histogram
         .iter()
-        .map(|(c, n)| format!("{} × {c}", thousands(*n)))
+        .map(|(c, n)| format!("{c} in {}", thousands(*n)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -577,11 +577,45 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
         .iter()
         .filter(|s| s.space == "global" || s.space == "local")
         .collect();
+    // One diagram per source line and access (an unrolled loop puts many instructions on one
+    // line): the instruction of the highest total cost stands for them; the lines of highest
+    // cost are drawn.
+    let key = |s: &InstSample| {
+        let p = &d.ptx[s.pc as usize];
+        (p.file.clone(), p.line, s.space, s.op, s.width)
+    };
+    let mut siblings: BTreeMap<(String, u32, &str, &str, u32), (usize, u64, u64)> = BTreeMap::new();
+    for s in &d.samples {
+        let e = siblings.entry(key(s)).or_default();
+        e.0 += 1;
+        e.1 += s.total_cost;
+        e.2 += s.executions;
+    }
     for v in [&mut shared, &mut global] {
         v.sort_by_key(|s| (std::cmp::Reverse(s.total_cost), s.pc));
+        let mut seen = std::collections::BTreeSet::new();
+        v.retain(|s| {
+            let p = &d.ptx[s.pc as usize];
+            // Without `.loc`, every instruction is its own line.
+            p.line == 0 || seen.insert(key(s))
+        });
+        v.sort_by_key(|s| (std::cmp::Reverse(siblings[&key(s)].1), s.pc));
         v.truncate(MAX_DIAGRAMS);
         v.sort_by_key(|s| s.pc);
     }
+    let also = |s: &InstSample| {
+        let (n, cost, exec) = siblings[&key(s)];
+        if n > 1 && d.ptx[s.pc as usize].line != 0 {
+            format!(
+                "; the line has {n} such instructions ({} executions, {} {} in all), drawn: the one of highest cost",
+                thousands(exec),
+                thousands(cost),
+                s.unit
+            )
+        } else {
+            String::new()
+        }
+    };
     let head = |s: &InstSample| {
         let p = &d.ptx[s.pc as usize];
         let code = l
@@ -590,11 +624,20 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
             .find(|x| x.file == p.file && x.line == p.line)
             .map(|x| x.text.clone())
             .unwrap_or_default();
+        let merged = if p.merged > 1 {
+            format!(
+                " (with the next {} loads or stores: the lowering merges consecutive accesses into one {}-byte access, as ptxas does)",
+                p.merged - 1,
+                s.width
+            )
+        } else {
+            String::new()
+        };
         (
             p.file.clone(),
             p.line,
             code,
-            format!("{}  {}", p.ptx_line, p.text),
+            format!("{}  {}{merged}", p.ptx_line, p.text),
         )
     };
     let banks = shared
@@ -622,8 +665,24 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
                 } else {
                     String::new()
                 };
+                let shared_words: Vec<usize> = lay
+                    .cells
+                    .iter()
+                    .filter(|c| c.lanes.len() > 1)
+                    .map(|c| c.lanes.len())
+                    .collect();
+                let bcast = if shared_words.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ", broadcast: {} word{} read by several lanes at once (up to {})",
+                        shared_words.len(),
+                        if shared_words.len() == 1 { "" } else { "s" },
+                        shared_words.iter().max().copied().unwrap_or(0)
+                    )
+                };
                 let caption = format!(
-                    "{which}: block ({},{},{}) warp {}: {} wavefront{} (ideal {}), {way}{phases}; {} of {} executions cost this",
+                    "{which}: block ({},{},{}) warp {}: {} wavefront{} (ideal {}), {way}{phases}{bcast}; {} of {} executions cost this",
                     inst.block[0],
                     inst.block[1],
                     inst.block[2],
@@ -650,9 +709,10 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
                 space: s.space,
                 width: s.width,
                 summary: format!(
-                    "{} executions, {} wavefronts in all",
+                    "{} executions, {} wavefronts in all{}",
                     thousands(s.executions),
-                    thousands(s.total_cost)
+                    thousands(s.total_cost),
+                    also(s)
                 ),
                 histogram: histogram(s),
                 drawings,
@@ -714,9 +774,10 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
                 space: s.space,
                 width: s.width,
                 summary: format!(
-                    "{} executions, {} sectors in all{}",
+                    "{} executions, {} sectors in all{}{}",
                     thousands(s.executions),
                     thousands(s.total_cost),
+                    also(s),
                     if local {
                         "; local offsets drawn interleaved as the hardware stores them (4 bytes per lane in turn)"
                     } else {

@@ -79,7 +79,7 @@ pub fn graphs(gpu: &GpuConfig, input: &OccupancyInput) -> Vec<Graph> {
             x_name: "registers per thread",
             points: regs,
             at: (input.regs_per_thread, now),
-            x_max: gpu.max_regs_per_thread + 1,
+            x_max: gpu.max_regs_per_thread,
         },
         Graph {
             title: "shared memory per block",
@@ -91,7 +91,7 @@ pub fn graphs(gpu: &GpuConfig, input: &OccupancyInput) -> Vec<Graph> {
     ]
 }
 
-const W: u32 = 360;
+const W: u32 = 330;
 const H: u32 = 230;
 const L: u32 = 44;
 const R: u32 = 14;

@@ -78,8 +78,8 @@ pub fn map(inst: &WarpInstance, width: u32, local: bool) -> SectorMap {
     }
 }
 
-const CW: u64 = 30; // lane column width
-const LEFT: u64 = 120;
+const CW: u64 = 28; // lane column width
+const LEFT: u64 = 104;
 const LANE_Y: u64 = 8;
 const LANE_H: u64 = 22;
 const ROWS_Y: u64 = 110;
