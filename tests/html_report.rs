@@ -526,3 +526,42 @@ fn diff_of_tiled_and_padded_transpose() {
     let b = numbers_equal_json(&r.check, std::slice::from_ref(&l[2]), "diff B", "b");
     assert!(a >= 20 && b >= 20, "{a} {b}");
 }
+
+/// `diff` of a file that is not a report: a located error and exit status 2; `--html` onto an
+/// input of the spec is refused before anything runs.
+#[test]
+fn bad_input_is_refused_with_a_location() {
+    let dir = scratch("bad");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\n  \"spec\": \"x\",\n  \"launches\": [ 1 ]\n}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
+        .arg("diff")
+        .arg(&bad)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}:3:", bad.display()))
+            && err.contains("not a gpumemsim JSON report"),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
+        .current_dir(repo())
+        .args([
+            "run",
+            "examples/bank_columns.toml",
+            "--html",
+            "examples/bank_columns.cu",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--html") && err.contains("refusing to overwrite"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing ran");
+}

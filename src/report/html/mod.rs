@@ -584,7 +584,9 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
         let p = &d.ptx[s.pc as usize];
         (p.file.clone(), p.line, s.space, s.op, s.width)
     };
-    let mut siblings: BTreeMap<(String, u32, &str, &str, u32), (usize, u64, u64)> = BTreeMap::new();
+    // (instructions, total cost, executions) per (file, line, space, op, width).
+    type Key<'k> = (String, u32, &'k str, &'k str, u32);
+    let mut siblings: BTreeMap<Key, (usize, u64, u64)> = BTreeMap::new();
     for s in &d.samples {
         let e = siblings.entry(key(s)).or_default();
         e.0 += 1;
