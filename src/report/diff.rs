@@ -137,6 +137,8 @@ pub struct LineCost {
     pub text: String,
     /// Memory cost (shared wavefronts + L1TEX sectors + constant requests).
     pub cost: u64,
+    /// The cost with thousands separators.
+    pub shown: String,
 }
 
 /// A row of the per-line comparison.
@@ -167,6 +169,8 @@ pub struct LaunchPair {
     pub cost_a: u64,
     /// As `cost_a`, for B.
     pub cost_b: u64,
+    /// `cost_a` and `cost_b` with thousands separators.
+    pub shown: (String, String),
 }
 
 /// The comparison of two reports.
@@ -227,10 +231,12 @@ fn signed(name: &str, d: f64) -> String {
 }
 
 fn line_cost(l: &RunLine) -> LineCost {
+    let cost = memory_cost(l.metrics.iter().map(|(k, v)| (k, *v as f64))) as u64;
     LineCost {
         at: format!("{}:{}", l.file, l.line),
         text: l.text.clone(),
-        cost: memory_cost(l.metrics.iter().map(|(k, v)| (k, *v as f64))) as u64,
+        cost,
+        shown: thousands(cost),
     }
 }
 
@@ -319,6 +325,7 @@ fn pair(a: &RunLaunch, b: &RunLaunch) -> LaunchPair {
         lines,
         cost_a: total(a),
         cost_b: total(b),
+        shown: (thousands(total(a)), thousands(total(b))),
     }
 }
 
