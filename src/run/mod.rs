@@ -111,6 +111,8 @@ pub struct RunOptions {
     /// The simulated-memory budget in bytes (`None`: [`crate::runtime::default_memory_budget`],
     /// half of the host's memory and at most the GPU's).
     pub memory_budget: Option<u64>,
+    /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
+    pub caches: bool,
 }
 
 impl Default for RunOptions {
@@ -121,6 +123,7 @@ impl Default for RunOptions {
             write_outputs: true,
             ptx: crate::ptx::lower::LowerOptions::default(),
             memory_budget: None,
+            caches: true,
         }
     }
 }
@@ -424,7 +427,9 @@ impl StepRun<'_, '_> {
         let occ: Option<Occupancy> = occ.and_then(|r| r.ok());
         let mut profile = Profile::new(spec.gpu, kernel.code.len());
         profile.fast_paths = opts.launch.fast_paths;
-        profile.caches = Some(replay(spec, self.l2.take(), &kernel, dims, occ.as_ref()));
+        if opts.caches {
+            profile.caches = Some(replay(spec, self.l2.take(), &kernel, dims, occ.as_ref()));
+        }
         let stats = dev.launch(
             &mangled,
             &l.kernel,

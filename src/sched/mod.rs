@@ -208,6 +208,7 @@ impl Replay {
                     i += 1;
                 }
             }
+            self.hierarchy.end_step(sm);
         }
     }
 
@@ -302,6 +303,16 @@ fn add_range(out: &mut Vec<LineAccess>, cover: &mut Vec<[u32; 4]>, addr: u64, by
 
 /// The lines and sectors of a global load or store.
 fn global_lines(req: &MemRequest, out: &mut Vec<LineAccess>, cover: &mut Vec<[u32; 4]>) {
+    // The common case: every lane active, lane i at the first address plus i widths.
+    let w = u64::from(req.width);
+    let a0 = req.addrs[0];
+    if req.mask == u32::MAX
+        && (1..32).all(|i| req.addrs[i] == a0.wrapping_add(w * i as u64))
+        && a0.checked_add(32 * w).is_some()
+    {
+        add_range(out, cover, a0, 32 * w);
+        return;
+    }
     for l in req.active_lanes() {
         add_range(out, cover, req.addrs[l], u64::from(req.width));
     }
