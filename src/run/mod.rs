@@ -20,9 +20,10 @@ use thiserror::Error;
 
 use crate::exec::simt::LaunchDims;
 use crate::frontend::nvrtc::FrontendError;
-use crate::gpu::occupancy::{occupancy, Occupancy, OccupancyInput};
+use crate::gpu::occupancy::{driver_shared_config, occupancy, Occupancy, OccupancyInput};
 use crate::ir::types::ScalarType;
 use crate::ir::Kernel;
+use crate::mem::cache::{Hierarchy, L2};
 use crate::report::detail::LaunchDetail;
 use crate::report::profile::Profile;
 use crate::report::sample::Sampler;
@@ -30,6 +31,7 @@ use crate::report::{LaunchReport, Report};
 use crate::runtime::{
     arg_for_param, Device, FuncAttribute, KernelArg, LaunchOptions, RuntimeError,
 };
+use crate::sched::Replay;
 use crate::spec::{Arg, Memcpy, Place, Spec, SpecError, Step};
 use ptxfile::PtxFile;
 
@@ -117,6 +119,8 @@ pub struct RunOptions {
     /// The simulated-memory budget in bytes (`None`: [`crate::runtime::default_memory_budget`],
     /// half of the host's memory and at most the GPU's).
     pub memory_budget: Option<u64>,
+    /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
+    pub caches: bool,
     /// Record the HTML report's detail: one representative warp instance per memory
     /// instruction ([`crate::report::sample`]), the source and the PTX.
     pub samples: bool,
@@ -130,6 +134,7 @@ impl Default for RunOptions {
             write_outputs: true,
             ptx: crate::ptx::lower::LowerOptions::default(),
             memory_budget: None,
+            caches: true,
             samples: false,
         }
     }
@@ -250,6 +255,7 @@ pub fn run_spec(
         report: &mut report,
         progress,
         file: file.clone(),
+        l2: None,
     };
     cx.steps(&spec.steps)?;
     for o in &spec.outputs {
@@ -301,6 +307,8 @@ struct StepRun<'a, 'p> {
     report: &'a mut Report,
     progress: &'p mut dyn FnMut(usize, u64, u64),
     file: String,
+    /// The L2 of the last launch, when the spec keeps caches warm.
+    l2: Option<L2>,
 }
 
 impl StepRun<'_, '_> {
@@ -427,6 +435,9 @@ impl StepRun<'_, '_> {
         let occ: Option<Occupancy> = occ.and_then(|r| r.ok());
         let mut profile = Profile::new(spec.gpu, kernel.code.len());
         profile.fast_paths = opts.launch.fast_paths;
+        if opts.caches {
+            profile.caches = Some(replay(spec, self.l2.take(), &kernel, dims, occ.as_ref()));
+        }
         let mut on_progress = |d, t| progress(n, d, t);
         let (stats, samples) = if opts.samples {
             let mut sampler = Sampler::new(&mut profile, spec.gpu, kernel.code.len());
@@ -452,9 +463,16 @@ impl StepRun<'_, '_> {
             )?;
             (stats, None)
         };
+        let caches = profile.finish_caches();
         let mut report = LaunchReport::new(
             spec, &l.kernel, &kernel, dims, &profile, stats, resources, occ,
         );
+        if let Some(h) = caches {
+            report.add_caches(&h, spec.warm_caches);
+            if spec.warm_caches {
+                self.l2 = Some(h.into_l2());
+            }
+        }
         if let Some(samples) = samples {
             report.detail = Some(LaunchDetail::new(
                 spec,
@@ -467,6 +485,43 @@ impl StepRun<'_, '_> {
         self.report.launches.push(report);
         Ok(())
     }
+}
+
+/// The caches of one launch behind the block scheduler: L1 is what the driver's
+/// shared-memory size leaves of the SM's SRAM; L2 is empty unless the spec keeps it warm.
+fn replay(
+    spec: &Spec,
+    warm_l2: Option<L2>,
+    kernel: &Kernel,
+    dims: LaunchDims,
+    occ: Option<&Occupancy>,
+) -> Replay {
+    let gpu = spec.gpu;
+    let warps = dims.threads_per_block().div_ceil(gpu.warp_size).max(1);
+    let (blocks_per_sm, config) = match occ {
+        Some(o) => (o.blocks_per_sm, u64::from(o.launch_shared_config_bytes)),
+        None => {
+            let l = (gpu.max_warps_per_sm / warps).clamp(1, gpu.max_blocks_per_sm);
+            let shared = kernel.static_shared + u64::from(dims.dynamic_shared);
+            let per_block = (shared + u64::from(gpu.reserved_shared_per_block)).div_ceil(128) * 128;
+            let c = driver_shared_config(
+                gpu,
+                per_block,
+                shared,
+                u64::from(l),
+                dims.threads_per_block(),
+            );
+            (l, c)
+        }
+    };
+    let l1 = u64::from(gpu.l1_shared_bytes_per_sm).saturating_sub(config);
+    let sms = gpu.sm_count as usize;
+    let l2 = match warm_l2 {
+        Some(l2) if spec.warm_caches => l2,
+        _ => L2::new(u64::from(gpu.l2_bytes)),
+    };
+    let h = Hierarchy::with_l2(sms, l1, l2, kernel.code.len());
+    Replay::new(h, sms, blocks_per_sm as usize, warps as usize)
 }
 
 /// `n` zero bytes of host memory, reserved fallibly.
