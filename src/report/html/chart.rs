@@ -118,17 +118,17 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
         },
         Unit {
             name: "L2 cache",
-            x: 676,
+            x: 790,
             y: 150,
-            w: 110,
+            w: 130,
             h: 80,
             inner: vec![vec![T("hit rate "), M("lts__t_sector_hit_rate.pct")]],
         },
         Unit {
             name: "Device memory",
-            x: 872,
-            y: 150,
-            w: 124,
+            x: 790,
+            y: 290,
+            w: 130,
             h: 80,
             inner: vec![vec![T("HBM3e")]],
         },
@@ -250,7 +250,7 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             ],
         },
     ];
-    let (w, h) = (1000u32, 360u32);
+    let (w, h) = (1000u32, 380u32);
     let mut doc = Document::new()
         .set("viewBox", (0, 0, w, h))
         .set("width", w)
@@ -284,7 +284,18 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
         } else {
             (a.x + a.w, a.y + a.h / 2)
         };
-        let (x2, y2) = (b.x, b.y + b.h / 2);
+        // A unit below its source (device memory under L2) is reached from the bottom edge.
+        let below = l.from != 0 && b.y > a.y + a.h;
+        let (x1, y1) = if below {
+            (a.x + a.w / 2, a.y + a.h)
+        } else {
+            (x1, y1)
+        };
+        let (x2, y2) = if below {
+            (b.x + b.w / 2, b.y + 2)
+        } else {
+            (b.x - 2, b.y + b.h / 2)
+        };
         let (any, all) = presence(&l.lines, m);
         let idle = all
             && l.lines.iter().flatten().all(
@@ -304,20 +315,23 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
                 .set("class", class)
                 .set("x1", x1)
                 .set("y1", y1)
-                .set("x2", x2 - 2)
+                .set("x2", x2)
                 .set("y2", y2)
                 .set("marker-end", "url(#arrow)"),
         );
-        // Labels: near the arrow's far end, above it, right-aligned to leave the start free.
-        let lx = if l.from == 0 { x2 - 10 } else { (x1 + x2) / 2 };
-        let anchor = if l.from == 0 { "end" } else { "middle" };
+        // Labels: from the kernel, near the arrow's far end, right-aligned to leave the start
+        // free; between units, above the arrow's middle; downwards, right of the arrow.
         let n = l.lines.len() as u32;
-        let top = if l.from == 0 && y2 < y1 {
-            y2 - 6 - 15 * n.saturating_sub(1)
+        let (lx, anchor, top) = if below {
+            (x1 + 8, "start", (y1 + y2) / 2 + 4 - 7 * n.saturating_sub(1))
+        } else if l.from == 0 && y2 < y1 {
+            (x2 - 8, "end", y2 - 6 - 15 * n.saturating_sub(1))
         } else if l.from == 0 && y2 > y1 {
-            y2 + 18
+            (x2 - 8, "end", y2 + 18)
+        } else if l.from == 0 {
+            (x2 - 8, "end", y2 - 8 - 15 * n.saturating_sub(1))
         } else {
-            y2 - 8 - 15 * n.saturating_sub(1)
+            ((x1 + x2) / 2, "middle", y2 - 8 - 15 * n.saturating_sub(1))
         };
         if any {
             for (i, line) in l.lines.iter().enumerate() {
@@ -342,7 +356,11 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
                 .iter()
                 .flatten()
                 .any(|p| matches!(p, Piece::Metric(_)));
-        let off = matches!(u.name, "L2 cache" | "Device memory") && !any;
+        let off = match u.name {
+            "L2 cache" => !any,
+            "Device memory" => !m.contains_key("dram__bytes_read.sum"),
+            _ => false,
+        };
         doc = doc.add(
             Rectangle::new()
                 .set("class", if off { "unit absent" } else { "unit" })

@@ -472,15 +472,38 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
                             sec as f64 / req.max(1) as f64
                         ));
                     }
+                    if let Some(c) = lr.cache.as_ref().filter(|c| c.l1_sectors > 0) {
+                        badges.push(format!(
+                            "L1 {:.0}% hit",
+                            100.0 * c.l1_hits as f64 / c.l1_sectors as f64
+                        ));
+                        if c.l2_sectors > 0 {
+                            badges.push(format!(
+                                "L2 {:.0}% hit",
+                                100.0 * c.l2_hits as f64 / c.l2_sectors as f64
+                            ));
+                        }
+                    }
                     let cr = get("gpumemsim__const_requests.sum");
                     if cr > 0 {
                         badges.push(format!("{} const req", thousands(cr)));
                     }
-                    let tip: Vec<String> = lr
+                    let mut tip: Vec<String> = lr
                         .metrics
                         .iter()
                         .map(|(k, v)| format!("{k} = {}", thousands(*v)))
                         .collect();
+                    if let Some(c) = &lr.cache {
+                        tip.push(format!(
+                            "caches: L1 {} of {} sectors hit, L2 {} of {}, DRAM {} sectors read, {} written",
+                            thousands(c.l1_hits),
+                            thousands(c.l1_sectors),
+                            thousands(c.l2_hits),
+                            thousands(c.l2_sectors),
+                            thousands(c.dram_read_sectors),
+                            thousands(c.dram_write_sectors)
+                        ));
+                    }
                     let fs = line_findings(lr, sh_wf)
                         .into_iter()
                         .map(|(_, t)| t)
@@ -721,10 +744,31 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
             }
         })
         .collect();
+    // The caches' record of a source line (all its instructions, all executions).
+    let line_caches = |file: &str, line: u32| {
+        l.lines
+            .iter()
+            .find(|x| x.file == file && x.line == line)
+            .and_then(|x| x.cache.as_ref())
+            .filter(|c| c.l1_sectors > 0)
+            .map(|c| {
+                format!(
+                    "; caches, whole line: L1 hit {} of {} sectors ({:.0}%), L2 hit {} of {}, DRAM read {} sectors",
+                    thousands(c.l1_hits),
+                    thousands(c.l1_sectors),
+                    100.0 * c.l1_hits as f64 / c.l1_sectors as f64,
+                    thousands(c.l2_hits),
+                    thousands(c.l2_sectors),
+                    thousands(c.dram_read_sectors)
+                )
+            })
+            .unwrap_or_default()
+    };
     let sectors = global
         .into_iter()
         .map(|s| {
             let (file, line, code, ptx) = head(s);
+            let caches = line_caches(&file, line);
             let local = s.space == "local";
             let mut drawings = Vec::new();
             for (which, inst) in [("worst", &s.worst), ("typical", &s.typical)] {
@@ -776,10 +820,11 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
                 space: s.space,
                 width: s.width,
                 summary: format!(
-                    "{} executions, {} sectors in all{}{}",
+                    "{} executions, {} sectors in all{}{}{}",
                     thousands(s.executions),
                     thousands(s.total_cost),
                     also(s),
+                    caches,
                     if local {
                         "; local offsets drawn interleaved as the hardware stores them (4 bytes per lane in turn)"
                     } else {
