@@ -103,6 +103,10 @@ pub struct LineReport {
     pub width: u32,
     /// Thread-level memory accesses on this line (for ideal-sector estimates).
     pub thread_accesses: u64,
+    /// Of those, loads.
+    pub thread_loads: u64,
+    /// Of those, stores.
+    pub thread_stores: u64,
     /// What L1, L2 and DRAM did for this line's accesses, when the caches were modelled.
     pub cache: Option<LineCaches>,
     /// The instructions of this line.
@@ -234,10 +238,18 @@ impl LaunchReport {
 /// What the caches did for one source line's accesses, in sectors.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct LineCaches {
-    /// L1 sector lookups (global and local, loads and stores).
-    pub l1_sectors: u64,
+    /// L1 sector lookups of loads (global and local).
+    pub l1_load_sectors: u64,
     /// Those that hit.
-    pub l1_hits: u64,
+    pub l1_load_hits: u64,
+    /// Sectors the loads read from L2.
+    pub l2_read_sectors: u64,
+    /// Those that hit in L2.
+    pub l2_read_hits: u64,
+    /// L1 sector lookups of stores (global and local).
+    pub l1_store_sectors: u64,
+    /// Those that hit (the line was present).
+    pub l1_store_hits: u64,
     /// Sectors that reached L2 (reads, writes, atomics, reductions).
     pub l2_sectors: u64,
     /// Those that hit in L2.
@@ -250,11 +262,20 @@ pub struct LineCaches {
 
 impl From<&crate::mem::cache::CacheCounters> for LineCaches {
     fn from(c: &crate::mem::cache::CacheCounters) -> Self {
-        let (l1, l1h) = c.l1_lookups();
         let (l2, l2h) = c.l2_lookups();
         LineCaches {
-            l1_sectors: l1,
-            l1_hits: l1h,
+            l1_load_hits: c.l1_global_ld_hit + c.l1_local_ld_hit,
+            l1_load_sectors: c.l1_global_ld_hit
+                + c.l1_global_ld_miss
+                + c.l1_local_ld_hit
+                + c.l1_local_ld_miss,
+            l2_read_sectors: c.l2_read_sectors,
+            l2_read_hits: c.l2_read_hits,
+            l1_store_hits: c.l1_global_st_hit + c.l1_local_st_hit,
+            l1_store_sectors: c.l1_global_st_hit
+                + c.l1_global_st_miss
+                + c.l1_local_st_hit
+                + c.l1_local_st_miss,
             l2_sectors: l2,
             l2_hits: l2h,
             dram_read_sectors: c.dram_read_sectors,
@@ -313,6 +334,8 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
             max_way: 1,
             width: 0,
             thread_accesses: 0,
+            thread_loads: 0,
+            thread_stores: 0,
             cache: None,
             pcs: Vec::new(),
             counters: MemCounters::default(),
@@ -321,6 +344,11 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
         lr.counters.merge(c);
         lr.width = lr.width.max(width);
         lr.thread_accesses += profile.thread_inst[pc];
+        match kernel.code[pc].op {
+            Op::Ld { .. } => lr.thread_loads += profile.thread_inst[pc],
+            Op::St { .. } => lr.thread_stores += profile.thread_inst[pc],
+            _ => {}
+        }
         lr.max_way = lr.max_way.max(c.shared_max_way());
     }
     by_line
