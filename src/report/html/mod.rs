@@ -472,11 +472,13 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
                             sec as f64 / req.max(1) as f64
                         ));
                     }
-                    if let Some(c) = lr.cache.as_ref().filter(|c| c.l1_sectors > 0) {
-                        badges.push(format!(
-                            "L1 {:.0}% hit",
-                            100.0 * c.l1_hits as f64 / c.l1_sectors as f64
-                        ));
+                    if let Some((c, (l1, l1h))) = lr
+                        .cache
+                        .as_ref()
+                        .map(|c| (c, l1_lookups(c)))
+                        .filter(|x| x.1 .0 > 0)
+                    {
+                        badges.push(format!("L1 {:.0}% hit", 100.0 * l1h as f64 / l1 as f64));
                         if c.l2_sectors > 0 {
                             badges.push(format!(
                                 "L2 {:.0}% hit",
@@ -494,10 +496,11 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
                         .map(|(k, v)| format!("{k} = {}", thousands(*v)))
                         .collect();
                     if let Some(c) = &lr.cache {
+                        let (l1, l1h) = l1_lookups(c);
                         tip.push(format!(
                             "caches: L1 {} of {} sectors hit, L2 {} of {}, DRAM {} sectors read, {} written",
-                            thousands(c.l1_hits),
-                            thousands(c.l1_sectors),
+                            thousands(l1h),
+                            thousands(l1),
                             thousands(c.l2_hits),
                             thousands(c.l2_sectors),
                             thousands(c.dram_read_sectors),
@@ -574,6 +577,14 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
         });
     }
     out
+}
+
+/// L1 sector lookups of a line, loads and stores together, and the hits among them.
+fn l1_lookups(c: &super::LineCaches) -> (u64, u64) {
+    (
+        c.l1_load_sectors + c.l1_store_sectors,
+        c.l1_load_hits + c.l1_store_hits,
+    )
 }
 
 fn kind_of(op: &str) -> AccessKind {
@@ -750,13 +761,14 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
             .iter()
             .find(|x| x.file == file && x.line == line)
             .and_then(|x| x.cache.as_ref())
-            .filter(|c| c.l1_sectors > 0)
-            .map(|c| {
+            .map(|c| (c, l1_lookups(c)))
+            .filter(|(_, (l1, _))| *l1 > 0)
+            .map(|(c, (l1, l1h))| {
                 format!(
                     "; caches, whole line: L1 hit {} of {} sectors ({:.0}%), L2 hit {} of {}, DRAM read {} sectors",
-                    thousands(c.l1_hits),
-                    thousands(c.l1_sectors),
-                    100.0 * c.l1_hits as f64 / c.l1_sectors as f64,
+                    thousands(l1h),
+                    thousands(l1),
+                    100.0 * l1h as f64 / l1 as f64,
                     thousands(c.l2_hits),
                     thousands(c.l2_sectors),
                     thousands(c.dram_read_sectors)
