@@ -75,13 +75,20 @@ pub fn fmt_metric(name: &str, v: f64) -> String {
 }
 
 /// The memory cost of a set of metrics: shared wavefronts + L1TEX sectors + constant requests.
+///
+/// ```text
+/// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum
+/// + l1tex__t_sectors_pipe_lsu_mem_{global,local}_op_*.sum + gpumemsim__const_requests.sum
+/// ```
 pub fn memory_cost<'a>(metrics: impl IntoIterator<Item = (&'a String, f64)>) -> f64 {
     metrics
         .into_iter()
         .filter(|(k, _)| {
-            k.starts_with("l1tex__data_pipe_lsu_wavefronts_mem_shared")
+            // The sector totals, not their `_lookup_hit`/`_lookup_miss` parts.
+            (k.starts_with("l1tex__data_pipe_lsu_wavefronts_mem_shared")
                 || k.starts_with("l1tex__t_sectors_pipe_lsu_mem_")
-                || k.as_str() == "gpumemsim__const_requests.sum"
+                || k.as_str() == "gpumemsim__const_requests.sum")
+                && !k.contains("_lookup_")
         })
         .map(|(_, v)| v)
         .sum()
@@ -456,13 +463,19 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
                     let sec: u64 = lr
                         .metrics
                         .iter()
-                        .filter(|(k, _)| k.starts_with("l1tex__t_sectors_pipe_lsu_mem_"))
+                        .filter(|(k, _)| {
+                            k.starts_with("l1tex__t_sectors_pipe_lsu_mem_")
+                                && !k.contains("_lookup_")
+                        })
                         .map(|(_, v)| *v)
                         .sum();
                     let req: u64 = lr
                         .metrics
                         .iter()
-                        .filter(|(k, _)| k.starts_with("l1tex__t_requests_pipe_lsu_mem_"))
+                        .filter(|(k, _)| {
+                            k.starts_with("l1tex__t_requests_pipe_lsu_mem_")
+                                && !k.contains("_lookup_")
+                        })
                         .map(|(_, v)| *v)
                         .sum();
                     if sec > 0 {
@@ -862,4 +875,47 @@ pub(crate) fn render_template<S: Serialize>(name: &str, ctx: &S) -> Result<Strin
 /// The inline style and script, for other pages.
 pub(crate) fn assets() -> (&'static str, &'static str) {
     (STYLE, SCRIPT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_cost_counts_totals_not_their_parts() {
+        let m: BTreeMap<String, f64> = [
+            ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100.0),
+            (
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+                60.0,
+            ),
+            (
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
+                40.0,
+            ),
+            ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 32.0),
+            (
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                31.0,
+            ),
+            ("gpumemsim__const_requests.sum", 5.0),
+            ("lts__t_sectors_srcunit_tex_op_read.sum", 100.0),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(memory_cost(m.iter().map(|(k, v)| (k, *v))), 137.0);
+    }
+
+    #[test]
+    fn metrics_are_formatted_as_the_test_reads_them() {
+        assert_eq!(fmt_metric("x.sum", 1_048_576.0), "1,048,576");
+        assert_eq!(
+            fmt_metric("sm__maximum_warps_per_active_cycle_pct", 87.5),
+            "87.5%"
+        );
+        assert_eq!(fmt_metric("l1tex__t_sector_hit_rate.pct", 86.111), "86.1%");
+        assert_eq!(fmt_metric("x.sum", -3.0), "-3");
+        assert_eq!(fmt_metric("x.ratio", 4.25), "4.25");
+    }
 }
