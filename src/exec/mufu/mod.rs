@@ -8,7 +8,7 @@
 //! `tests/hw/mufu/mufu.cu`, which also checked on the device, over every input, that the
 //! descriptions below reproduce every result (0 mismatches; `tests/hw/h200/mufu/README.md`
 //! has the runs, versions and reports). Each description is a table of the unit's results on
-//! one binade (decoded lazily, [`table`]) plus an exact rule for the exponent:
+//! one binade (decoded lazily, block by block: [`table`]) plus an exact rule for the exponent:
 //!
 //! - `MUFU.RCP`: x = 1.m * 2^E gives `RCP[m] * 2^-E`; zero (sign kept) where that is subnormal;
 //!   subnormal and zero inputs give infinity, infinity zero, NaN `0x7fffffff`.
@@ -23,7 +23,8 @@
 //!   for E <= -2 (the unit adds the exponent to a fixed-point logarithm and truncates).
 //! - `MUFU.SIN` / `MUFU.COS` take the argument in turns (ptxas multiplies by 1/(2 pi) first,
 //!   `FMUL.RZ`): i = trunc(|y| 2^25) mod 2^25 (25 fraction bits); `SIN[i]` with y's sign,
-//!   `COS[i]`. Indices no input reaches (odd ones above 2^24) hold the reference value.
+//!   `COS[i]`. The two tables are one, `COS[i] = SIN[i + 2^23]` (true on the H200 wherever an
+//!   input reaches both indices; `tests/hw/mufu/sincos.c` merges them).
 //! - `MUFU.TANH`: x itself below 2^-8, +-1 from 8 up, in between a table per binade indexed by
 //!   the top K mantissa bits (K = 17..21, [`TANH_BITS`]); odd.
 //! - `MUFU.RCP64H` / `MUFU.RSQ64H`: as RCP / RSQ on the high word of a double (20-bit mantissa
@@ -42,7 +43,6 @@
 pub mod table;
 
 use super::float::{self as fl, FMode};
-use crate::ir::types::Rounding;
 
 const NAN32: u32 = 0x7fff_ffff;
 const NAN64H: u32 = 0x7fff_ffff;
@@ -64,7 +64,7 @@ pub fn rcp(x: u32) -> u32 {
     if e == 0 {
         return s | INF;
     }
-    let t = table::RCP.get()[m as usize];
+    let t = table::RCP.at(m as usize);
     let re = ((t >> 23) & 0xff) as i32 + 127 - e as i32;
     if re <= 0 {
         return s;
@@ -77,7 +77,7 @@ pub fn rcp(x: u32) -> u32 {
 fn half_exp(e: u32, m: u32, t0: &table::Table, t1: &table::Table) -> (u32, i32) {
     let big_e = e as i32 - 127;
     let p = big_e & 1;
-    let t = if p != 0 { t1.get() } else { t0.get() }[m as usize];
+    let t = if p != 0 { t1 } else { t0 }.at(m as usize);
     (t, (big_e - p) / 2)
 }
 
@@ -147,14 +147,14 @@ pub fn ex2(x: u32) -> u32 {
     };
     let (n, f) = ((q >> 24) as i32, (q & 0xff_ffff) as usize);
     if s == 0 {
-        let t = table::EX2P.get()[f];
+        let t = table::EX2P.at(f);
         let re = ((t >> 23) & 0xff) as i32 + n;
         if re >= 255 {
             return INF;
         }
         (re as u32) << 23 | (t & 0x7f_ffff)
     } else {
-        let t = table::EX2N.get()[f];
+        let t = table::EX2N.at(f);
         let re = ((t >> 23) & 0xff) as i32 - n;
         if re <= 0 {
             return 0;
@@ -178,13 +178,13 @@ pub fn lg2(x: u32) -> u32 {
     }
     let big_e = e as i32 - 127;
     match big_e {
-        0 => table::LG2U.get()[m as usize],
-        -1 => table::LG2L.get()[m as usize],
+        0 => table::LG2U.at(m as usize),
+        -1 => table::LG2L.at(m as usize),
         _ => {
             let v = if big_e > 0 {
-                big_e as f64 + f32::from_bits(table::LG2U.get()[m as usize]) as f64
+                big_e as f64 + f32::from_bits(table::LG2U.at(m as usize)) as f64
             } else {
-                (big_e + 1) as f64 + f32::from_bits(table::LG2L.get()[m as usize]) as f64
+                (big_e + 1) as f64 + f32::from_bits(table::LG2L.at(m as usize)) as f64
             };
             f64_to_f32_rz(v)
         }
@@ -225,7 +225,7 @@ pub fn sin(y: u32) -> u32 {
     if (y >> 23) & 0xff == 0xff {
         return NAN32;
     }
-    table::SIN.get()[turn_index(y)] ^ (y & SIGN)
+    table::SINCOS.at(turn_index(y)) ^ (y & SIGN)
 }
 
 /// `MUFU.COS` (argument in turns).
@@ -234,7 +234,7 @@ pub fn cos(y: u32) -> u32 {
     if (y >> 23) & 0xff == 0xff {
         return NAN32;
     }
-    table::COS.get()[turn_index(y)]
+    table::SINCOS.at((turn_index(y) + (1 << 23)) & ((1 << 25) - 1))
 }
 
 /// Mantissa bits `MUFU.TANH` reads, per biased exponent 119..=129 (found on the H200: the result
@@ -267,7 +267,7 @@ pub fn tanh(x: u32) -> u32 {
         return s | 0x3f80_0000;
     }
     let k = (e - 119) as usize;
-    table::TANH.get()[TANH_OFF[k] + (m >> (23 - TANH_BITS[k])) as usize] ^ s
+    table::TANH.at(TANH_OFF[k] + (m >> (23 - TANH_BITS[k])) as usize) ^ s
 }
 
 /// `MUFU.RCP64H`: high word in, high word out.
@@ -280,7 +280,7 @@ pub fn rcp64h(h: u32) -> u32 {
     if e == 0 {
         return s | 0x7ff0_0000;
     }
-    let t = table::RCP64H.get()[m as usize];
+    let t = table::RCP64H.at(m as usize);
     let re = ((t >> 20) & 0x7ff) as i32 + 1023 - e as i32;
     if re <= 0 {
         return s;
@@ -304,10 +304,11 @@ pub fn rsq64h(h: u32) -> u32 {
     let big_e = e as i32 - 1023;
     let p = big_e & 1;
     let t = if p != 0 {
-        table::RSQ64H1.get()
+        &table::RSQ64H1
     } else {
-        table::RSQ64H0.get()
-    }[m as usize];
+        &table::RSQ64H0
+    }
+    .at(m as usize);
     let re = ((t >> 20) & 0x7ff) as i32 - (big_e - p) / 2;
     (re as u32) << 20 | (t & 0xf_ffff)
 }
@@ -315,22 +316,22 @@ pub fn rsq64h(h: u32) -> u32 {
 /// `MUFU.EX2.F16` (`ex2.approx.f16`).
 #[inline]
 pub fn ex2_f16(x: u16) -> u16 {
-    table::EX2_F16.get()[x as usize] as u16
+    table::EX2_F16.at(x as usize) as u16
 }
 /// `MUFU.EX2.BF16` (`ex2.approx.ftz.bf16`).
 #[inline]
 pub fn ex2_bf16(x: u16) -> u16 {
-    table::EX2_BF16.get()[x as usize] as u16
+    table::EX2_BF16.at(x as usize) as u16
 }
 /// `MUFU.TANH.F16` (`tanh.approx.f16`).
 #[inline]
 pub fn tanh_f16(x: u16) -> u16 {
-    table::TANH_F16.get()[x as usize] as u16
+    table::TANH_F16.at(x as usize) as u16
 }
 /// `MUFU.TANH.BF16` (`tanh.approx.bf16`).
 #[inline]
 pub fn tanh_bf16(x: u16) -> u16 {
-    table::TANH_BF16.get()[x as usize] as u16
+    table::TANH_BF16.at(x as usize) as u16
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,10 +403,19 @@ pub fn ex2_approx_f32(x: u32, ftz: bool) -> u32 {
     fmul(r, r)
 }
 
-/// The argument of `sin.approx`/`cos.approx` in turns: `FMUL.RZ x, 1/(2 pi)`.
+/// The argument of `sin.approx`/`cos.approx` in turns: `FMUL.RZ x, 1/(2 pi)`. The product of two
+/// f32 is exact in f64 (48 significant bits), so rounding it once toward zero is the FMUL.
 #[inline]
 fn turns(x: u32) -> u32 {
-    fl::mul_f32(x, 0x3e22_f983, FMode::rnd(Rounding::Rz))
+    let p = f32::from_bits(x) as f64 * f32::from_bits(0x3e22_f983) as f64;
+    let r = p as f32; // to nearest
+    if p.is_nan() {
+        NAN32
+    } else if (r as f64).abs() > p.abs() {
+        r.to_bits() - 1 // one step toward zero
+    } else {
+        r.to_bits()
+    }
 }
 
 /// `sin.approx{.ftz}.f32` (ptxas emits the same code for both forms).

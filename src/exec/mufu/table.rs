@@ -1,95 +1,175 @@
-//! The H200's special-function tables, embedded compressed and decoded on first use.
+//! The H200's special-function tables, embedded compressed and decoded block by block on use.
 //!
 //! Each table is one file of `tests/hw/h200/mufu/tables/` (recorded on an H200 by
-//! `tests/hw/mufu/mufu.cu`, packed by `tests/hw/mufu/pack.cpp`), compressed with zstd and
-//! embedded with `include_bytes!`. Decompressed it is `"GMSMUFU1"`, the entry count `n` and the
-//! escape count `k` (little-endian u32), `n` signed bytes, then `k` little-endian u32: entry `i`
-//! is entry `i - 1` (0 before the first) plus its byte, wrapping, or, where the byte is -128,
-//! the next escaped u32. Decoding (ruzstd, a pure-Rust zstd decoder, then a prefix sum) happens
-//! once per process, when a kernel first executes an instruction that needs the table: a
-//! [`OnceLock`] per table, so kernels that never use one pay nothing but the binary's size.
+//! `tests/hw/mufu/mufu.cu`, packed by `tests/hw/mufu/pack.cpp`), embedded with `include_bytes!`:
+//! `"GMSMUFU2"`, the entry count, the entries per block (65,536), the block count, the byte
+//! offset of each block's zstd frame in the payload (one more than there are blocks; all
+//! little-endian u32), then the frames. A frame decompresses to one signed byte per entry of its
+//! block, the difference to the previous entry's bits (wrapping; 0 before the block's first),
+//! or -128 for an escaped entry, then the escaped entries' u32 values in order.
+//!
+//! Nothing is decoded until a kernel executes an instruction that reads the table; then the whole
+//! table is (ruzstd, a pure-Rust zstd decoder, and a prefix sum, block by block) into memory
+//! backed by huge pages, kept for the life of the process ([`OnceLock`]), so a lookup is one
+//! atomic load and an index. Kernels that never use a table pay nothing but the binary's size.
 
 use std::io::Read;
 use std::sync::OnceLock;
 
-/// One embedded table: its name (for messages), compressed bytes, expected entry count, and the
-/// decoded entries once decoded.
+/// Entries per block (a power of two).
+const BLOCK: usize = 1 << 16;
+
+/// One embedded table: its name (for messages), packed bytes, entry count, and its blocks as
+/// they are decoded.
 pub struct Table {
     name: &'static str,
-    zst: &'static [u8],
+    packed: &'static [u8],
     len: usize,
-    cell: OnceLock<Box<[u32]>>,
+    cell: OnceLock<&'static [u32]>,
 }
 
 impl Table {
-    /// A table named `name` of `len` entries, from its compressed bytes.
-    pub const fn new(name: &'static str, zst: &'static [u8], len: usize) -> Table {
+    /// A table named `name` of `len` entries, from its packed bytes.
+    pub const fn new(name: &'static str, packed: &'static [u8], len: usize) -> Table {
         Table {
             name,
-            zst,
+            packed,
             len,
             cell: OnceLock::new(),
         }
     }
 
-    /// The decoded entries (decoded on the first call).
+    /// The table's file name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the table has no entries (never, for the embedded ones).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Entry `i` (`i < len`); the whole table is decoded on first use.
     #[inline]
-    pub fn get(&self) -> &[u32] {
-        self.cell.get_or_init(|| match decode(self.zst, self.len) {
-            Ok(t) => t,
-            // The bytes are part of the binary, checked by tests/approx_hw.rs: a failure here is
-            // a defect of the build, not of the user's input.
-            Err(e) => panic!("embedded MUFU table {} is damaged: {e}", self.name),
-        })
+    pub fn at(&self, i: usize) -> u32 {
+        self.cell.get_or_init(|| self.decode())[i]
+    }
+
+    fn decode(&self) -> &'static [u32] {
+        let out = huge_page_slice(self.len);
+        for b in 0..self.len.div_ceil(BLOCK) {
+            let lo = b * BLOCK;
+            let hi = self.len.min(lo + BLOCK);
+            // The bytes are part of the binary and every table is decoded by tests/approx_hw.rs:
+            // a failure here is a defect of the build, not of the user's input.
+            if let Err(e) = decode_block(self.packed, self.len, b, &mut out[lo..hi]) {
+                panic!("embedded MUFU table {} is damaged: {e}", self.name);
+            }
+        }
+        out
     }
 }
 
-/// Decodes one table; `len` is the number of entries the executor indexes.
-pub fn decode(zst: &[u8], len: usize) -> Result<Box<[u32]>, String> {
-    let mut dec = ruzstd::decoding::StreamingDecoder::new(zst).map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    dec.read_to_end(&mut raw).map_err(|e| e.to_string())?;
-    if raw.len() < 16 || &raw[..8] != b"GMSMUFU1" {
+/// A zeroed `len`-entry slice that lives for the rest of the process, in memory the kernel is
+/// asked to back with 2 MiB pages (`madvise(MADV_HUGEPAGE)`): lookups into tables of 32-128 MiB
+/// land anywhere, and with 4 KiB pages nearly every one would also miss the TLB.
+fn huge_page_slice(len: usize) -> &'static mut [u32] {
+    const HUGE: usize = 2 << 20;
+    let bytes = (len * 4).div_ceil(HUGE) * HUGE;
+    // SAFETY: an anonymous private mapping with no address hint has no preconditions; the result
+    // is checked against MAP_FAILED below.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes + HUGE,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        // No mapping (address space exhausted): an ordinary leaked allocation still works.
+        return Box::leak(vec![0u32; len].into_boxed_slice());
+    }
+    let start = (p as usize).div_ceil(HUGE) * HUGE;
+    let ptr = start as *mut u32;
+    // SAFETY: [start, start + bytes) lies inside the mapping just made ([p, p + bytes + HUGE),
+    // since start - p < HUGE); madvise only advises, its failure is harmless.
+    unsafe {
+        libc::madvise(ptr as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+    }
+    // SAFETY: the region is mapped readable and writable, zero-filled, aligned for u32, never
+    // unmapped, and this is the only reference to it; len * 4 <= bytes.
+    unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+}
+
+/// Decodes block `block` of a packed table of `len` entries.
+pub fn decode_block(
+    packed: &[u8],
+    len: usize,
+    block: usize,
+    out: &mut [u32],
+) -> Result<(), String> {
+    let word = |i: usize| -> Result<usize, String> {
+        let b = packed.get(i..i + 4).ok_or("truncated")?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    if packed.get(..8) != Some(&b"GMSMUFU2"[..]) {
         return Err("bad header".into());
     }
-    let word = |i: usize| u32::from_le_bytes([raw[i], raw[i + 1], raw[i + 2], raw[i + 3]]);
-    let (n, k) = (word(8) as usize, word(12) as usize);
-    if n != len || raw.len() != 16 + n + 4 * k {
+    let (n, per, nb) = (word(8)?, word(12)?, word(16)?);
+    if n != len || per != BLOCK || nb != len.div_ceil(BLOCK) || block >= nb {
         return Err(format!(
-            "{} entries and {} escapes in {} bytes, expected {len} entries",
-            n,
-            k,
-            raw.len()
+            "{n} entries in {nb} blocks of {per}, expected {len}"
         ));
     }
-    let deltas = &raw[16..16 + n];
-    let mut esc = (16 + n..raw.len()).step_by(4).map(word);
-    let mut out = Vec::with_capacity(n);
-    let mut prev = 0u32;
-    for &d in deltas {
-        prev = if d == 0x80 {
-            esc.next().ok_or("too few escapes")?
-        } else {
-            prev.wrapping_add(d as i8 as i32 as u32)
-        };
-        out.push(prev);
+    let payload = 20 + 4 * (nb + 1);
+    let (lo, hi) = (word(20 + 4 * block)?, word(24 + 4 * block)?);
+    let frame = packed
+        .get(payload + lo..payload + hi)
+        .ok_or("frame out of bounds")?;
+    let mut dec = ruzstd::decoding::StreamingDecoder::new(frame).map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    dec.read_to_end(&mut raw).map_err(|e| e.to_string())?;
+    let entries = BLOCK.min(len - block * BLOCK);
+    if raw.len() < entries || out.len() != entries {
+        return Err("short block".into());
     }
-    if esc.next().is_some() {
+    let (deltas, esc) = raw.split_at(entries);
+    let mut prev = 0u32;
+    let mut k = 0usize;
+    for (o, &d) in out.iter_mut().zip(deltas) {
+        prev = if d == 0x80 {
+            let e = esc.get(4 * k..4 * k + 4).ok_or("too few escapes")?;
+            k += 1;
+            u32::from_le_bytes([e[0], e[1], e[2], e[3]])
+        } else {
+            prev.wrapping_add(d as i8 as u32)
+        };
+        *o = prev;
+    }
+    if 4 * k != esc.len() {
         return Err("too many escapes".into());
     }
-    Ok(out.into_boxed_slice())
+    Ok(())
 }
 
 macro_rules! table {
     ($id:ident, $file:literal, $len:expr, $what:literal) => {
-        #[doc = concat!($what, " (`tests/hw/h200/mufu/tables/", $file, ".zst`).")]
+        #[doc = concat!($what, " (`tests/hw/h200/mufu/tables/", $file, ".mufu`).")]
         pub static $id: Table = Table::new(
             $file,
             include_bytes!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/tests/hw/h200/mufu/tables/",
                 $file,
-                ".zst"
+                ".mufu"
             )),
             $len,
         );
@@ -106,8 +186,12 @@ table!(EX2P, "ex2p", 1 << 24, "`MUFU.EX2` of f / 2^24, by f");
 table!(EX2N, "ex2n", 1 << 24, "`MUFU.EX2` of -f / 2^24, by f");
 table!(LG2U, "lg2u", M23, "`MUFU.LG2` of 1.m, by m");
 table!(LG2L, "lg2l", M23, "`MUFU.LG2` of 0.5 * 1.m, by m");
-table!(SIN, "sin", 1 << 25, "`MUFU.SIN` of i / 2^25 turns, by i");
-table!(COS, "cos", 1 << 25, "`MUFU.COS` of i / 2^25 turns, by i");
+table!(
+    SINCOS,
+    "sincos",
+    1 << 25,
+    "`MUFU.SIN` of i / 2^25 turns, by i (`MUFU.COS` of i is entry i + 2^23)"
+);
 table!(
     TANH,
     "tanh",
@@ -158,14 +242,7 @@ table!(
 );
 
 /// Every table, for tests that decode them all.
-pub static ALL: [&Table; 19] = [
-    &RCP, &RSQ0, &RSQ1, &SQRT0, &SQRT1, &EX2P, &EX2N, &LG2U, &LG2L, &SIN, &COS, &TANH, &RCP64H,
+pub static ALL: [&Table; 18] = [
+    &RCP, &RSQ0, &RSQ1, &SQRT0, &SQRT1, &EX2P, &EX2N, &LG2U, &LG2L, &SINCOS, &TANH, &RCP64H,
     &RSQ64H0, &RSQ64H1, &EX2_F16, &EX2_BF16, &TANH_F16, &TANH_BF16,
 ];
-
-impl Table {
-    /// The table's file name.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-}

@@ -2,15 +2,20 @@
 // executor reads (src/exec/mufu/table.rs): "GMSMUFU1", u32 entries, u32 escapes, then one i8
 // per entry (difference to the previous entry's bits, wrapping; -128 = escape), then the escaped
 // entries' full u32 values in order. The result is compressed with `zstd -19` by pack.sh.
-// Build: g++ -O2 -o pack tests/hw/mufu/pack.cpp; usage: pack KIND IN_PREFIX OUT [ARG]
-//   KIND: r8 (IN.r8 + IN.x32 residuals, ref chosen by the table name and ARG), u16 (raw table),
-//         d32 (first differences, u32).
+// Build: g++ -O2 -o pack tests/hw/mufu/pack.cpp; usage: pack KIND IN_PREFIX OUT [RAW_OUT]
+//   KIND: r8 (IN.r8 + IN.x32 residuals, ref chosen by the table name), u16 / u32 (raw table),
+//         d32 (first differences, u32). With a 4th argument, also writes the raw u32 table there.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <string>
 #include <vector>
 #include "mufu_ref.h"
+
+extern "C" size_t ZSTD_compress(void*, size_t, const void*, size_t, int);
+extern "C" size_t ZSTD_compressBound(size_t);
+extern "C" unsigned ZSTD_isError(size_t);
 
 static std::vector<unsigned char> rd(const std::string& p) {
   FILE* f = fopen(p.c_str(), "rb");
@@ -58,25 +63,46 @@ int main(int argc, char** argv) {
   } else if (kind == "u16") {
     std::vector<unsigned char> r = rd(in);
     for (size_t i = 0; i + 2 <= r.size(); i += 2) t.push_back(r[i] | (r[i + 1] << 8));
+  } else if (kind == "u32") {
+    std::vector<unsigned char> r = rd(in);
+    t.resize(r.size() / 4);
+    memcpy(t.data(), r.data(), t.size() * 4);
   } else if (kind == "d32") {
     std::vector<unsigned char> r = rd(in);
     uint32_t acc = 0;
     for (size_t i = 0; i + 4 <= r.size(); i += 4) { uint32_t d; memcpy(&d, &r[i], 4); acc = i ? acc + d : d; t.push_back(acc); }
   } else { fprintf(stderr, "unknown kind\n"); return 2; }
-  std::vector<int8_t> d(t.size());
-  std::vector<uint32_t> esc;
-  uint32_t prev = 0;
-  for (size_t i = 0; i < t.size(); i++) {
-    int64_t df = (int64_t)(int32_t)(t[i] - prev);
-    if (df >= -127 && df <= 127) d[i] = (int8_t)df;
-    else { d[i] = -128; esc.push_back(t[i]); }
-    prev = t[i];
+  const uint32_t B = 65536;
+  uint32_t n = (uint32_t)t.size(), nb = (n + B - 1) / B;
+  std::vector<uint32_t> offs{0};
+  std::vector<unsigned char> payload;
+  size_t nesc = 0;
+  for (uint32_t b = 0; b < nb; b++) {
+    uint32_t lo = b * B, hi = std::min(n, lo + B);
+    std::vector<unsigned char> blk;
+    std::vector<uint32_t> esc;
+    uint32_t prev = 0;
+    for (uint32_t i = lo; i < hi; i++) {
+      int64_t df = (int64_t)(int32_t)(t[i] - prev);
+      if (df >= -127 && df <= 127) blk.push_back((unsigned char)(int8_t)df);
+      else { blk.push_back(0x80); esc.push_back(t[i]); }
+      prev = t[i];
+    }
+    nesc += esc.size();
+    size_t at = blk.size();
+    blk.resize(at + 4 * esc.size());
+    memcpy(&blk[at], esc.data(), 4 * esc.size());
+    std::vector<unsigned char> z(ZSTD_compressBound(blk.size()));
+    size_t zn = ZSTD_compress(z.data(), z.size(), blk.data(), blk.size(), 19);
+    if (ZSTD_isError(zn)) { fprintf(stderr, "zstd failed\n"); return 1; }
+    payload.insert(payload.end(), z.begin(), z.begin() + zn);
+    offs.push_back((uint32_t)payload.size());
   }
   FILE* f = fopen(out.c_str(), "wb");
-  uint32_t n = (uint32_t)t.size(), ne = (uint32_t)esc.size();
-  fwrite("GMSMUFU1", 1, 8, f); fwrite(&n, 4, 1, f); fwrite(&ne, 4, 1, f);
-  fwrite(d.data(), 1, d.size(), f); fwrite(esc.data(), 4, esc.size(), f);
+  fwrite("GMSMUFU2", 1, 8, f); fwrite(&n, 4, 1, f); fwrite(&B, 4, 1, f); fwrite(&nb, 4, 1, f);
+  fwrite(offs.data(), 4, offs.size(), f); fwrite(payload.data(), 1, payload.size(), f);
   fclose(f);
+  uint32_t ne = (uint32_t)nesc;
   // also the raw table, for checks
   if (argc > 4) { FILE* g = fopen(argv[4], "wb"); fwrite(t.data(), 4, t.size(), g); fclose(g); }
   printf("%s: %u entries, %u escapes\n", out.c_str(), n, ne);
