@@ -395,8 +395,9 @@ pub fn lg2_approx_f32(x: u32, ftz: bool) -> u32 {
 /// `ex2.approx{.ftz}.f32`.
 #[inline]
 pub fn ex2_approx_f32(x: u32, ftz: bool) -> u32 {
-    // FSETP.GEU x, -126 is false: x < -126 (not NaN)
-    if ftz || !(f32::from_bits(x) < -126.0) {
+    // FSETP.GEU x, -126 is false exactly when x < -126 (a NaN compares unordered: true)
+    let below = f32::from_bits(x) < -126.0;
+    if ftz || !below {
         return ex2(x);
     }
     let r = ex2(fmul(x, 0x3f00_0000));

@@ -5,16 +5,21 @@
 // Build and run (H200 machine, nvcc 13.0): see tests/hw/mufu/README.md
 //   nvcc -O3 -arch=sm_90 -o mufu tests/hw/mufu/mufu.cu && ./mufu OUTDIR
 //
-// The descriptions (hypotheses checked here, over all 2^32 inputs of each f32 instruction):
+// The descriptions (hypotheses checked here, over all 2^32 inputs of each f32 instruction; the
+// second run, `./mufu OUTDIR 2`, checks only lg2, sin/cos and tanh with the refined rules):
 //   MUFU.RCP  x = 1.m * 2^E: result = T[m] * 2^-E (T = results on [1, 2)), zero when subnormal.
 //   MUFU.RSQ  result = T[E & 1][m] * 2^-(E - (E & 1))/2 (T = results on [1, 2) and [2, 4)).
 //   MUFU.SQRT result = T[E & 1][m] * 2^(E - (E & 1))/2.
 //   MUFU.EX2  q = trunc(|x| * 2^24) (sign-magnitude fixed point, 24 fraction bits),
 //             result = TP[q mod 2^24] * 2^(q >> 24) for x >= 0, TN[q mod 2^24] * 2^-(q >> 24) else.
-//   MUFU.LG2  result on [1, 2) and [0.5, 1) from tables; elsewhere E + L rounded (variants counted).
-//   MUFU.SIN/COS of y = FMUL.RZ(x, 1/(2 pi)): i = trunc(|y| * 2^24) mod 2^24, result = T[i]
+//   MUFU.LG2  tables on [1, 2) and [0.5, 1); elsewhere 8 rounding variants of E + L are counted
+//             (run 1) and variant 8, RZ(E + L[1,2)) for E > 0 and RZ((E + 1) + L[0.5,1)) for
+//             E < -1, is the rule (run 2).
+//   MUFU.SIN/COS of y = FMUL.RZ(x, 1/(2 pi)): i = trunc(|y| * 2^TB) mod 2^TB, result = T[i]
 //             (sin: sign of y applied). T built from the sweep itself; conflicts are reported.
-//   MUFU.TANH: diagnostics only (how many mantissa bits the result depends on).
+//             TB = 24 in run 1 (wrong: conflicts), 25 in run 2 (exact).
+//   MUFU.TANH: run 1 counts how many mantissa bits the result depends on per binade; run 2
+//             checks identity below 2^-8, +-1 from 8, per-binade tables of the top K bits.
 //   MUFU.RCP64H / RSQ64H: as RCP / RSQ on the high word (20-bit mantissa), low word zero.
 //   f16/bf16 ex2 and tanh: exhaustive tables (2^16 inputs); the x2 forms checked against them.
 // Non-.ftz f32 forms are the wrappers ptxas emits around MUFU (cuobjdump -sass, README.md).
