@@ -5,6 +5,7 @@
 //! ─▶ [`report`].
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod exec;
 pub mod export;
 pub mod frontend;

@@ -257,6 +257,7 @@ mod tests {
             spec: "t.toml".into(),
             gpu: "H200".into(),
             launches: vec![LaunchReport {
+                checks: Vec::new(),
                 kernel: "k".into(),
                 ptx_name: "k".into(),
                 grid: [1, 1, 1],
