@@ -11,7 +11,10 @@
 //!
 //! compute-sanitizer's messages (CUDA 13.0, tests/hw/h200/sanitize/*.memcheck.log) read
 //! `Invalid __global__ read of size 4 bytes` and place the address relative to the nearest
-//! allocation; ours name the allocation by its spec name and give its exact size.
+//! allocation; ours name the allocation by its spec name and give its exact size. Distances
+//! are counted as compute-sanitizer counts them: "N bytes after" from the allocation's last
+//! byte (the first byte past the end is 1 byte after it: oob_write_off_by_one.memcheck.log,
+//! `0x...1fa0` for a 4,000-byte allocation at `0x...1000`), "N bytes before" from its first.
 
 use crate::mem::space::GlobalMemory;
 
@@ -36,19 +39,19 @@ pub fn describe_global(g: &GlobalMemory, expected: Option<usize>, a: u64, size: 
         let end = base.saturating_add(len);
         if a >= end {
             format!(
-                "{} bytes after the end of allocation `{name}` of {} bytes",
-                thousands(a - end),
+                "{} bytes after the end of allocation `{name}` at {base:#x} of {} bytes",
+                thousands(a - end + 1),
                 thousands(len)
             )
         } else if a >= base {
             format!(
-                "straddles the end of allocation `{name}` of {} bytes (at offset {})",
+                "straddles the end of allocation `{name}` at {base:#x} of {} bytes (at offset {})",
                 thousands(len),
                 thousands(a - base)
             )
         } else {
             format!(
-                "{} bytes before the start of allocation `{name}` of {} bytes",
+                "{} bytes before the start of allocation `{name}` at {base:#x} of {} bytes",
                 thousands(base - a),
                 thousands(len)
             )
@@ -57,7 +60,7 @@ pub fn describe_global(g: &GlobalMemory, expected: Option<usize>, a: u64, size: 
     if let Some((base, len, name)) = g.freed_at(a) {
         let _ = size;
         return format!(
-            "inside allocation `{name}` of {} bytes (at offset {}), which the host has freed (use after free)",
+            "inside allocation `{name}` at {base:#x} of {} bytes (at offset {}), which the host has freed (use after free)",
             thousands(*len),
             thousands(a - base)
         );
@@ -91,7 +94,7 @@ pub fn describe_window(what: &str, total: u64, a: u64, size: u32) -> String {
     if a >= total {
         format!(
             "{} bytes after the end of {what} of {} bytes",
-            thousands(a - total),
+            thousands(a - total + 1),
             thousands(total)
         )
     } else {
@@ -119,7 +122,8 @@ mod tests {
     fn a_negative_shared_offset_is_before_the_start() {
         let d = describe_window("shared", 512, (-4i64) as u64, 4);
         assert_eq!(d, "4 bytes before the start of shared of 512 bytes");
+        // Counted from the last byte, as compute-sanitizer counts.
         let d = describe_window("shared", 512, 512 + 8, 4);
-        assert_eq!(d, "8 bytes after the end of shared of 512 bytes");
+        assert_eq!(d, "9 bytes after the end of shared of 512 bytes");
     }
 }

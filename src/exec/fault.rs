@@ -118,7 +118,7 @@ impl fmt::Display for FaultKind {
                 addr,
                 size,
             } => {
-                write!(f, "Invalid __{space}__ {access} of size {size} bytes: misaligned address {addr:#x} (must be a multiple of {size})")
+                write!(f, "Invalid __{space}__ {access} of size {size} bytes: misaligned at address {addr:#x} (must be a multiple of {size})")
             }
             FaultKind::DivergentBarrier { detail } => write!(f, "divergent barrier: {detail}"),
             FaultKind::Budget { budget } => write!(

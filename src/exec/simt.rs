@@ -428,6 +428,21 @@ fn fault(
     }
 }
 
+/// Where instruction `pc` of `k` is, for messages: `file.cu:8 (PTX line 47)`, or the PTX line
+/// alone when the PTX has no `.loc` lines.
+fn place(k: &Kernel, pc: u32) -> String {
+    let Some(info) = k.info.get(pc as usize) else {
+        return "an unknown instruction".to_string();
+    };
+    match k.files.iter().find(|(i, _)| *i == info.src_file) {
+        Some((_, f)) if info.src_line != 0 => {
+            let name = f.rsplit('/').next().unwrap_or(f);
+            format!("{name}:{} (PTX line {})", info.src_line, info.ptx_line)
+        }
+        _ => format!("PTX line {}", info.ptx_line),
+    }
+}
+
 /// compute-sanitizer's word for an access kind.
 fn kind_name(k: AccessKind) -> &'static str {
     match k {
@@ -548,10 +563,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 None => first = Some(here),
                 Some((pc, id, gl)) => {
                     if pc != w.bar_pc || id != w.bar_id {
-                        let info = &self.l.kernel.info;
-                        let line = |p: u32| info.get(p as usize).map(|i| i.ptx_line).unwrap_or(0);
+                        let line = |p: u32| place(self.l.kernel, p);
                         let detail = format!(
-                            "thread {} waits at the barrier on PTX line {} while thread {} waits at the barrier on PTX line {}",
+                            "thread {} waits at the barrier at {} while thread {} waits at the barrier at {}",
                             gl,
                             line(pc),
                             here.2,
@@ -1011,16 +1025,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     if !*arrive && e != 0 {
                         let id = self.val(w, mem, *id, lane0) as u32;
                         if w.waiting != 0 && (w.bar_pc != pc || w.bar_id != id) {
-                            let line = |p: u32| {
-                                self.l
-                                    .kernel
-                                    .info
-                                    .get(p as usize)
-                                    .map(|i| i.ptx_line)
-                                    .unwrap_or(0)
-                            };
+                            let line = |p: u32| place(self.l.kernel, p);
                             let detail = format!(
-                                "threads of warp {} wait at the barriers on PTX lines {} and {}",
+                                "threads of warp {} wait at two barriers, at {} and at {}",
                                 w.id,
                                 line(w.bar_pc),
                                 line(pc)
@@ -2066,14 +2073,23 @@ mod tests {
             // 254 bytes: thread 63 reads bytes 252..256, two of them past the end.
             let msg = load(254, fast).expect_err("straddles").to_string();
             assert!(
-                msg.contains("access of 4 bytes at offset 252 straddles the end of 'src'"),
+                msg.contains("straddles the end of allocation `src` at 0x")
+                    && msg.contains("of 254 bytes (at offset 252)"),
                 "{msg}"
             );
-            assert!(msg.contains("of 254 bytes"), "{msg}");
+            assert!(
+                msg.contains("Invalid __global__ read of size 4 bytes"),
+                "{msg}"
+            );
             assert!(msg.contains("thread (63,0,0)"), "{msg}");
-            // 252 bytes: thread 63 reads bytes 252..256, all past the end.
+            // 252 bytes: thread 63 reads bytes 252..256, all past the end (the first byte
+            // past the end is 1 byte after it, as compute-sanitizer counts).
             let msg = load(252, fast).expect_err("past the end").to_string();
-            assert!(msg.contains("0 bytes past the end of 'src'"), "{msg}");
+            assert!(
+                msg.contains("1 bytes after the end of allocation `src` at 0x")
+                    && msg.contains("of 252 bytes"),
+                "{msg}"
+            );
             load(256, fast).expect("in bounds");
         }
     }
@@ -2118,7 +2134,10 @@ mod tests {
                 )
                 .expect_err("out of bounds");
             let msg = e.to_string();
-            assert!(msg.contains("out-of-bounds shared access"), "{msg}");
+            assert!(
+                msg.contains("Invalid __shared__ read of size 4 bytes: out of bounds"),
+                "{msg}"
+            );
         }
     }
 }

@@ -257,7 +257,6 @@ mod tests {
             spec: "t.toml".into(),
             gpu: "H200".into(),
             launches: vec![LaunchReport {
-                checks: Vec::new(),
                 kernel: "k".into(),
                 ptx_name: "k".into(),
                 grid: [1, 1, 1],
@@ -270,6 +269,7 @@ mod tests {
                 printf: String::new(),
                 printf_dropped: 0,
             }],
+            checks: Vec::new(),
             outputs: Vec::new(),
         }
     }

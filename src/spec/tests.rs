@@ -188,7 +188,7 @@ fn error_messages_name_file_and_key() {
         err(&format!(
             "{HEAD}[buffers.in]\ntype = \"f32\"\nlen = 4\ninit = \"foo\"\n{LAUNCH}"
         )),
-        "spec.toml: [buffers.in] init: unknown init \"foo\" (expected zeros, iota, fill:V, file:PATH, random:SEED)"
+        "spec.toml: [buffers.in] init: unknown init \"foo\" (expected zeros, none, iota, fill:V, file:PATH, random:SEED)"
     );
     assert_eq!(
         err(&format!(

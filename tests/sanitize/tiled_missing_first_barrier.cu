@@ -8,7 +8,7 @@ __global__ void matmul_no_first_sync(float* C, const float* A, const float* B, i
     int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
     float acc = 0.0f;
     for (int t = 0; t < n; t += 16) {
-        As[ty][tx] = A[row * n + t + tx]; // planted: racecheck raw error
+        As[ty][tx] = A[row * n + t + tx]; // planted: racecheck raw warning (As's row is one warp's)
         Bs[ty][tx] = B[(t + ty) * n + col]; // planted: racecheck raw error
 
         for (int k = 0; k < 16; ++k)

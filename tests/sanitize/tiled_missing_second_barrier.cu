@@ -9,7 +9,7 @@ __global__ void matmul_no_second_sync(float* C, const float* A, const float* B, 
     int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
     float acc = 0.0f;
     for (int t = 0; t < n; t += 16) {
-        As[ty][tx] = A[row * n + t + tx]; // planted: racecheck war error
+        As[ty][tx] = A[row * n + t + tx]; // planted: racecheck war warning (As's row is one warp's)
         Bs[ty][tx] = B[(t + ty) * n + col]; // planted: racecheck war error
         __syncthreads();
         for (int k = 0; k < 16; ++k)
