@@ -28,7 +28,7 @@ impl GlobalShadow {
     pub fn alloc(&mut self, base: u64, len: u64, init: bool) {
         let words = len.div_ceil(64) as usize;
         let mut bits = vec![if init { !0u64 } else { 0 }; words];
-        if init && len % 64 != 0 {
+        if init && !len.is_multiple_of(64) {
             if let Some(last) = bits.last_mut() {
                 *last = (1u64 << (len % 64)) - 1;
             }

@@ -161,6 +161,7 @@ pub struct Recorder {
 impl Recorder {
     /// Counts `n` of one kind at `pc` (and `other`, `u32::MAX` for none); `example` is called
     /// for the first only.
+    #[allow(clippy::too_many_arguments)]
     pub fn add(
         &mut self,
         tool: &'static str,
@@ -343,5 +344,98 @@ impl<O: Observer> Observer for CheckObserver<'_, O> {
                 )
             });
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checks on hand-written PTX, where what each thread does is plain.
+
+    use super::*;
+    use crate::exec::simt::{LaunchDims, NoObserver};
+    use crate::gpu::config::H200;
+    use crate::runtime::{Device, KernelArg, LaunchOptions};
+
+    /// Every thread stores `%r1` (the parameter, or the parameter plus its thread index when
+    /// `by_tid`) to the one shared word, then all wait at a barrier and thread 0 reads the word.
+    fn ptx(by_tid: bool) -> String {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry w(.param .u32 w_param_0)\n{{\n\
+             \t.shared .align 4 .b32 s[1];\n\t.reg .b32 %r<4>;\n\t.reg .pred %p<2>;\n\
+             \tld.param.u32 %r1, [w_param_0];\n\tmov.u32 %r2, %tid.x;\n\
+             {}\
+             \tst.shared.u32 [s], %r1;\n\tbar.sync 0;\n\
+             \tsetp.ne.u32 %p1, %r2, 0;\n\t@%p1 ret;\n\tld.shared.u32 %r3, [s];\n\tret;\n}}\n",
+            if by_tid {
+                "\tadd.u32 %r1, %r1, %r2;\n"
+            } else {
+                ""
+            }
+        )
+    }
+
+    fn race(by_tid: bool, threads: u32) -> Vec<Finding> {
+        let mut dev = Device::new(&H200);
+        dev.load_ptx(&ptx(by_tid), "w.ptx").unwrap();
+        let k = dev.module().unwrap().kernel("w").unwrap().clone();
+        let dims = LaunchDims {
+            grid: [1, 1, 1],
+            block: [threads, 1, 1],
+            dynamic_shared: 0,
+        };
+        let mut shadow = initcheck::GlobalShadow::default();
+        let opts = CheckOptions {
+            racecheck: true,
+            ..CheckOptions::default()
+        };
+        let mut inner = NoObserver;
+        let mut obs = CheckObserver::new(&mut inner, opts, &mut shadow, &k, dims.block);
+        dev.launch(
+            "w",
+            "w",
+            dims,
+            &[KernelArg::U32(7)],
+            LaunchOptions::default(),
+            &mut obs,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        std::mem::take(&mut obs.found).finish(&k, "w", 1)
+    }
+
+    #[test]
+    fn one_store_of_different_values_by_a_warp_is_an_error() {
+        let f = race(true, 32);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].kind, "Write-after-write hazard");
+        assert_eq!(f[0].severity, Severity::Error);
+        // Lanes 1..31 each find the word written by the lane before them.
+        assert_eq!(f[0].count, 31);
+        assert!(
+            f[0].example.contains("which one survives is undefined"),
+            "{}",
+            f[0].example
+        );
+    }
+
+    #[test]
+    fn the_same_value_is_a_warning_in_a_warp_and_across_warps() {
+        for threads in [32, 64] {
+            let f = race(false, threads);
+            assert_eq!(f.len(), 1, "{f:#?}");
+            assert_eq!(f[0].severity, Severity::Warning);
+            assert_eq!(f[0].count, threads as u64 - 1);
+        }
+    }
+
+    #[test]
+    fn a_barrier_orders_the_read_after_the_writes() {
+        // Thread 0's read after the barrier conflicts with nothing: only the writes are found.
+        let f = race(true, 64);
+        assert!(
+            f.iter().all(|f| f.kind == "Write-after-write hazard"),
+            "{f:#?}"
+        );
     }
 }
