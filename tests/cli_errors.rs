@@ -293,7 +293,10 @@ fn divergent_barrier_is_a_fault() {
     has(&stderr, "block (0,0,0)");
     let bars = lines_of("divergent.ptx", "\tbar.sync");
     assert_eq!(bars.len(), 2);
-    has(&stderr, &format!("{} and {}", bars[0], bars[1]));
+    has(
+        &stderr,
+        &format!("at PTX line {} and at PTX line {}", bars[0], bars[1]),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,9 +5,11 @@
 //! allocation, or outside the allocation its pointer parameter points into
 //! ([`super::provenance`]), a shared access outside the block's static plus dynamic shared
 //! memory, a local access outside the thread's frame, a misaligned access. Bounds are each
-//! allocation's exact byte size, not the driver's 512-byte granules (tests/hw/h200/alloc): a
-//! read one element past a 16 KiB buffer is reported, which compute-sanitizer, whose bounds
-//! include the granule's padding, does not report (tests/hw/h200/sanitize/).
+//! allocation's exact byte size, not the driver's 512-byte granules (tests/hw/h200/alloc).
+//! compute-sanitizer's bounds are exact too (it reports a write 1 byte after a 4,000-byte
+//! buffer: tests/hw/h200/sanitize/oob_write_off_by_one.memcheck.log), but an address inside
+//! another live allocation is valid to it: a read one element past a 16 KiB buffer, which lands
+//! in the next one, goes unreported there (oob_16k_one_past.memcheck.log) and is reported here.
 //!
 //! compute-sanitizer's messages (CUDA 13.0, tests/hw/h200/sanitize/*.memcheck.log) read
 //! `Invalid __global__ read of size 4 bytes` and place the address relative to the nearest
