@@ -2,7 +2,8 @@
 //!
 //! Data flow (one direction): CUDA C ─NVRTC─▶ PTX ─[`ptx`]▶ decoded kernel ([`ir`]) ─▶
 //! [`runtime`] launch ─▶ [`exec`] SIMT executor ─▶ [`mem::request::MemRequest`] ─▶ memory models
-//! ─▶ [`report`].
+//! (banks, coalescing, constant cache; and, in the order [`sched`] gives them, L1, L2 and DRAM
+//! in [`mem::cache`]) ─▶ [`report`].
 #![warn(missing_docs)]
 
 pub mod check;
@@ -16,6 +17,7 @@ pub mod ptx;
 pub mod report;
 pub mod run;
 pub mod runtime;
+pub mod sched;
 pub mod spec;
 #[doc(hidden)]
 pub mod testing;

@@ -54,19 +54,6 @@ const fn ex(
     }
 }
 
-const OCC: &str = "launch__occupancy_limit_shared_mem";
-
-/// Measured: Nsight Compute reports the block limit under the shared-memory size the driver
-/// configured for the launch (`launch__shared_mem_config_size`, recorded for every launch in
-/// tests/hw/h200/cache/ncu, not in these CSVs): `floor(config / (static + dynamic + 1 KB))` for
-/// all 203 launches. gpumemsim reports the limit under the largest configuration (228 KB), as
-/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` does (checked against the CUDA API in
-/// tests/occupancy.rs). How the driver picks the size is not found: "the smallest configuration
-/// that holds the blocks the other limits allow" gives 182 of the 203, and a rule fitted to all
-/// 203 fails 20 of the 131 corpus launches (tests/hw/h200/corpus/ncu); the analysis and the
-/// bounds the data set are in the module documentation of src/gpu/occupancy.rs. The launches
-/// where the limit already agrees (k_shared_wide, shared_stride: 228 KB) are compared.
-const CARVEOUT: &str = "driver's per-launch shared-memory carveout not modelled";
 /// Measured (tests/hw/h200/hw/logs/k_local.sass): ptxas spills registers of `local_spill` to
 /// local memory; the PTX has no local traffic. The report shows ptxas's spill bytes.
 const SPILL: &str = "ptxas register spilling (SASS STL/LDL the PTX does not have)";
@@ -86,113 +73,22 @@ const SHARED_ATOM_SASS: &str = "ptxas's shared-atomic expansion (elected lane, C
 const SPLIT_STORES: &str =
     "ptxas put stores inside WARPSYNC.EXCLUSIVE regions run once per mask group";
 
+/// Measured (tests/hw/h200/carveout: 20 launches of the sweeps, the same pairs): 96- and
+/// 128-thread blocks allocating 1,152 or 2,176 bytes of shared memory get a configuration for 28
+/// to 30 blocks where the driver's rule (`gpu::occupancy::driver_shared_config`) provides for 32;
+/// `isa_atom` (128 threads, 2,176 bytes) gets 64 KB, limit 30, against the rule's 100 KB, limit 47.
+const SMALL_BLOCK_CARVEOUT: &str =
+    "driver's carveout for 96/128-thread blocks of 1,152 or 2,176 bytes (unexplained, measured)";
+
 /// Every (launch, metric) pair excluded from `counters_equal_the_h200s`, with its cause.
 const EXCLUSIONS: &[Exclusion] = &[
-    ex("bank_columns", &[1, 2], "bank_columns", OCC, CARVEOUT),
-    ex("broadcast", &[1], "broadcast_read", OCC, CARVEOUT),
-    ex("broadcast", &[2, 3], "multicast_read", OCC, CARVEOUT),
-    ex("constant", &[1], "const_uniform", OCC, CARVEOUT),
-    ex("constant", &[2, 3, 4], "const_divergent", OCC, CARVEOUT),
-    ex("copy_16m", &[1], "copy", OCC, CARVEOUT),
     ex(
-        "global_patterns",
-        &[1, 2, 3],
-        "copy_coalesced",
-        OCC,
-        CARVEOUT,
+        "k_isa",
+        &[5],
+        "isa_atom",
+        "launch__occupancy_limit_shared_mem",
+        SMALL_BLOCK_CARVEOUT,
     ),
-    ex("global_patterns", &[4], "copy_chunked", OCC, CARVEOUT),
-    ex("global_patterns", &[5, 6, 7, 8], "copy_2d", OCC, CARVEOUT),
-    ex("histogram", &[1, 2], "histogram256", OCC, CARVEOUT),
-    ex("matmul", &[1, 2], "fill_small", OCC, CARVEOUT),
-    ex("matmul", &[3, 4], "matmul_tiled", OCC, CARVEOUT),
-    ex("transpose", &[1], "transpose_naive", OCC, CARVEOUT),
-    ex("transpose", &[2, 3], "transpose_tile", OCC, CARVEOUT),
-    ex("warp_reduce", &[1], "warp_reduce_sum", OCC, CARVEOUT),
-    ex(
-        "k_constant",
-        &[1, 2, 3, 4, 5, 6],
-        "const_distinct",
-        OCC,
-        CARVEOUT,
-    ),
-    ex("k_constant", &[7, 8], "const_bytes", OCC, CARVEOUT),
-    ex(
-        "k_global",
-        &[
-            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-            25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
-        ],
-        "gl_stride",
-        OCC,
-        CARVEOUT,
-    ),
-    ex("k_global", &[37, 38], "gl_v2_ld", OCC, CARVEOUT),
-    ex("k_global", &[39, 40], "gl_v4_ld", OCC, CARVEOUT),
-    ex("k_global", &[41], "gl_v2_st", OCC, CARVEOUT),
-    ex("k_global", &[42, 43], "gl_v4_st", OCC, CARVEOUT),
-    ex("k_global", &[44, 45, 46], "gl_st_stride", OCC, CARVEOUT),
-    ex("k_global", &[47], "gl_gather", OCC, CARVEOUT),
-    ex("k_global", &[48], "gl_pred_off", OCC, CARVEOUT),
-    ex("k_global", &[49, 50, 51], "gl_atom", OCC, CARVEOUT),
-    ex("k_global", &[52, 53, 54], "gl_red", OCC, CARVEOUT),
-    ex("k_local", &[1, 2], "local_array", OCC, CARVEOUT),
-    ex("k_local", &[3], "local_v4", OCC, CARVEOUT),
-    ex("k_local", &[4], "local_spill", OCC, CARVEOUT),
-    ex("k_seed_gpu", &[1, 2], "gpu_0", OCC, CARVEOUT),
-    ex("k_seed_gpu", &[3], "gpu_1", OCC, CARVEOUT),
-    ex("k_seed_gpu", &[4, 5, 6, 7], "gpu_2", OCC, CARVEOUT),
-    ex("k_shared_patterns", &[1, 2], "sh_column", OCC, CARVEOUT),
-    ex(
-        "k_shared_patterns",
-        &[3, 4, 5, 6, 7],
-        "sh_pattern",
-        OCC,
-        CARVEOUT,
-    ),
-    ex("k_shared_patterns", &[8], "sh_xor_swizzle", OCC, CARVEOUT),
-    ex(
-        "k_shared_patterns",
-        &[9, 10, 11, 12],
-        "sh_subword",
-        OCC,
-        CARVEOUT,
-    ),
-    ex(
-        "k_shared_patterns",
-        &[13, 14, 15],
-        "sh_atomic",
-        OCC,
-        CARVEOUT,
-    ),
-    ex(
-        "k_shared_stride",
-        &[
-            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-            25, 26, 27, 28, 29, 30, 31, 32, 33,
-        ],
-        "sh_stride",
-        OCC,
-        CARVEOUT,
-    ),
-    ex(
-        "k_shared_stride",
-        &[34, 35, 36, 37, 38, 39, 40, 41],
-        "sh_store_stride",
-        OCC,
-        CARVEOUT,
-    ),
-    ex("k_isa", &[1], "isa_warp", OCC, CARVEOUT),
-    ex("k_isa", &[2], "isa_int", OCC, CARVEOUT),
-    ex("k_isa", &[3], "isa_float", OCC, CARVEOUT),
-    ex("k_isa", &[4], "isa_atom_init", OCC, CARVEOUT),
-    ex("k_isa", &[5], "isa_atom", OCC, CARVEOUT),
-    ex("k_host_steps", &[1, 2, 3, 4, 5, 6], "add1", OCC, CARVEOUT),
-    ex("k_host_steps", &[7], "cscale", OCC, CARVEOUT),
-    ex("k_host_steps", &[8, 9], "acc", OCC, CARVEOUT),
-    ex("k_warp_masks", &[1], "mask_intrinsics", OCC, CARVEOUT),
-    ex("k_warp_masks", &[2], "mask_groups", OCC, CARVEOUT),
-    ex("k_warp_masks", &[3], "mask_partial_warp", OCC, CARVEOUT),
     ex(
         "k_warp_masks",
         &[1],
@@ -335,6 +231,17 @@ fn reports() -> &'static [Report] {
     REPORTS.get_or_init(|| CASES.iter().map(|(spec, _)| run(spec)).collect())
 }
 
+/// The report without the L1/L2/DRAM counters and the driver's shared-memory size: those are
+/// compared with their own recordings (tests/hw/h200/cache, cache2) in tests/cache_hw.rs.
+fn without_cache_metrics(report: &Report) -> Report {
+    let mut r = report.clone();
+    for l in &mut r.launches {
+        l.metrics
+            .retain(|name, _| !gpumemsim::mem::cache::is_cache_metric(name));
+    }
+    r
+}
+
 /// Every comparison of every case, with its program, and the number of launches.
 fn comparisons() -> (Vec<(&'static str, Comparison)>, usize) {
     let mut out = Vec::new();
@@ -342,7 +249,8 @@ fn comparisons() -> (Vec<(&'static str, Comparison)>, usize) {
     for ((spec, program), report) in CASES.iter().zip(reports()) {
         let csv = std::fs::read_to_string(format!("{HW}/ncu/{program}.csv")).expect("ncu csv");
         let ncu = parse_ncu_csv(&csv).unwrap_or_else(|e| panic!("{program}: {e}"));
-        let cmp = compare(report, &ncu).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let cmp =
+            compare(&without_cache_metrics(report), &ncu).unwrap_or_else(|e| panic!("{spec}: {e}"));
         launches += report.launches.len();
         out.extend(cmp.into_iter().map(|c| (*program, c)));
     }

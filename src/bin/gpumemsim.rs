@@ -103,6 +103,9 @@ struct Limits {
     /// Run every instruction through the executor's general path (for testing; same results).
     #[arg(long, hide = true)]
     no_fast_paths: bool,
+    /// Do not model L1, L2 and DRAM (faster; their counters are left out of the report).
+    #[arg(long)]
+    no_caches: bool,
 }
 
 impl Limits {
@@ -111,6 +114,7 @@ impl Limits {
         opts.launch.budget_per_launch = self.max_launch_instructions;
         opts.launch.fast_paths = !self.no_fast_paths;
         opts.memory_budget = self.memory_budget;
+        opts.caches = !self.no_caches;
     }
 }
 

@@ -10,11 +10,12 @@
 //! request per distinct address plus three that do not depend on N (the SASS's own constant-bank
 //! operands, kernel parameters among them).
 //!
-//! What "different address" means is decided here by the naturally aligned unit the constant
-//! cache returns, at least a 4-byte word, i.e. by `addr / max(width, 4)`: lanes reading different
-//! bytes of one word share a request. The `const_bytes` launches of the same CSV (7 and 8) do
-//! not bear this out as it stands (`idc__requests` 34 and 6 where this rule gives 8 and 1);
-//! that is not resolved yet.
+//! "Different address" is the address at the access's own width, `addr / width`: lanes reading
+//! different bytes of one word are different requests. Measured (the SASS is `LDC.S8`, one per
+//! warp, tests/hw/h200/cache2/logs/k_cache.sass): `cst_bytes` with 1, 2, 4 and 32 distinct bytes
+//! in one warp counts 5, 6, 8 and 36 `idc__requests` (k + 4: the SASS has four other `LDC`s of
+//! kernel parameters and the stack pointer; tests/hw/h200/cache2/ncu/k_cache.csv launches
+//! 35-38), and `const_bytes` in k_constant 34 and 6 for 32 and 4 bytes (k + 2).
 //!
 //! Nsight Compute has no metric that counts these per-address requests under the `l1tex` names,
 //! and `idc__requests` also counts the SASS's constant operands, which the PTX does not show, so
@@ -34,7 +35,7 @@ pub fn constant_requests_with(req: &MemRequest, fast_paths: bool) -> u32 {
     if req.mask == 0 {
         return 0;
     }
-    let unit = u64::from(req.width.max(4));
+    let unit = u64::from(req.width.max(1));
     let mut buf = [0u64; 32];
     let mut n = 0usize;
     let mut uniform = true;
@@ -102,10 +103,12 @@ mod tests {
     }
 
     #[test]
-    fn bytes_of_one_word_share() {
-        // u8 loads of bytes 0..3 of one word: one request; bytes 0..31: 8 words.
-        assert_eq!(constant_requests(&req(1, u32::MAX, |l| l % 4)), 1);
-        assert_eq!(constant_requests(&req(1, u32::MAX, |l| l)), 8);
+    fn distinct_bytes_are_distinct_requests() {
+        // u8 loads of bytes 0..3 of one word: 4 requests; bytes 0..31: 32 (measured: k + 4
+        // idc__requests for k distinct bytes, tests/hw/h200/cache2/ncu/k_cache.csv).
+        assert_eq!(constant_requests(&req(1, u32::MAX, |l| l % 4)), 4);
+        assert_eq!(constant_requests(&req(1, u32::MAX, |l| l)), 32);
+        assert_eq!(constant_requests(&req(1, u32::MAX, |_| 5)), 1);
         // 8-byte loads at 0 and 8: two units.
         assert_eq!(constant_requests(&req(8, u32::MAX, |l| (l % 2) * 8)), 2);
     }

@@ -268,6 +268,7 @@ mod tests {
                 lines: Vec::new(),
                 printf: String::new(),
                 printf_dropped: 0,
+                caches: None,
             }],
             checks: Vec::new(),
             outputs: Vec::new(),

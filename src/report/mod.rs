@@ -60,6 +60,9 @@ pub struct LaunchReport {
     pub printf: String,
     /// `printf` calls left out once the output reached the 1 MiB printf buffer limit.
     pub printf_dropped: u64,
+    /// Whether the caches started cold or kept L2 from the previous launch (`None` when the
+    /// caches were not modelled).
+    pub caches: Option<String>,
 }
 
 /// ptxas resource usage.
@@ -94,6 +97,15 @@ pub struct LineReport {
     pub width: u32,
     /// Thread-level memory accesses on this line (for ideal-sector estimates).
     pub thread_accesses: u64,
+    /// Of those, loads.
+    pub thread_loads: u64,
+    /// Of those, stores.
+    pub thread_stores: u64,
+    /// What L1, L2 and DRAM did for this line's accesses, when the caches were modelled.
+    pub cache: Option<LineCaches>,
+    /// The instructions of this line.
+    #[serde(skip)]
+    pub pcs: Vec<u32>,
     /// Whether the line's shared accesses are loads, stores or both.
     #[serde(skip)]
     pub counters: MemCounters,
@@ -148,7 +160,11 @@ impl LaunchReport {
             );
             metrics.insert(
                 "launch__occupancy_limit_shared_mem".into(),
-                o.limit_shared_mem as f64,
+                o.launch_limit_shared_mem as f64,
+            );
+            metrics.insert(
+                "launch__shared_mem_config_size".into(),
+                o.launch_shared_config_bytes as f64,
             );
             metrics.insert("launch__occupancy_limit_warps".into(), o.limit_warps as f64);
             metrics.insert(
@@ -187,6 +203,76 @@ impl LaunchReport {
             lines: lines(spec, kernel, profile),
             printf: stats.printf,
             printf_dropped: stats.printf_dropped,
+            caches: None,
+        }
+    }
+}
+
+impl LaunchReport {
+    /// Adds the L1, L2 and DRAM counters of the launch (`warm`: L2 kept its contents from the
+    /// previous launch), per launch and per source line.
+    pub fn add_caches(&mut self, h: &crate::mem::cache::Hierarchy, warm: bool) {
+        for (name, v) in h.totals().metrics() {
+            self.metrics.insert(name.to_string(), v);
+        }
+        self.caches = Some(if warm { "warm" } else { "cold" }.to_string());
+        for line in &mut self.lines {
+            let mut c = crate::mem::cache::CacheCounters::default();
+            for &pc in &line.pcs {
+                if let Some(p) = h.per_pc.get(pc as usize) {
+                    c.merge(p);
+                }
+            }
+            line.cache = Some(LineCaches::from(&c));
+        }
+    }
+}
+
+/// What the caches did for one source line's accesses, in sectors.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LineCaches {
+    /// L1 sector lookups of loads (global and local).
+    pub l1_load_sectors: u64,
+    /// Those that hit.
+    pub l1_load_hits: u64,
+    /// Sectors the loads read from L2.
+    pub l2_read_sectors: u64,
+    /// Those that hit in L2.
+    pub l2_read_hits: u64,
+    /// L1 sector lookups of stores (global and local).
+    pub l1_store_sectors: u64,
+    /// Those that hit (the line was present).
+    pub l1_store_hits: u64,
+    /// Sectors that reached L2 (reads, writes, atomics, reductions).
+    pub l2_sectors: u64,
+    /// Those that hit in L2.
+    pub l2_hits: u64,
+    /// Sectors read from DRAM for this line.
+    pub dram_read_sectors: u64,
+    /// Dirty sectors this line wrote that L2 wrote back to DRAM during the launch.
+    pub dram_write_sectors: u64,
+}
+
+impl From<&crate::mem::cache::CacheCounters> for LineCaches {
+    fn from(c: &crate::mem::cache::CacheCounters) -> Self {
+        let (l2, l2h) = c.l2_lookups();
+        LineCaches {
+            l1_load_hits: c.l1_global_ld_hit + c.l1_local_ld_hit,
+            l1_load_sectors: c.l1_global_ld_hit
+                + c.l1_global_ld_miss
+                + c.l1_local_ld_hit
+                + c.l1_local_ld_miss,
+            l2_read_sectors: c.l2_read_sectors,
+            l2_read_hits: c.l2_read_hits,
+            l1_store_hits: c.l1_global_st_hit + c.l1_local_st_hit,
+            l1_store_sectors: c.l1_global_st_hit
+                + c.l1_global_st_miss
+                + c.l1_local_st_hit
+                + c.l1_local_st_miss,
+            l2_sectors: l2,
+            l2_hits: l2h,
+            dram_read_sectors: c.dram_read_sectors,
+            dram_write_sectors: c.dram_write_sectors,
         }
     }
 }
@@ -245,11 +331,21 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
             max_way: 1,
             width: 0,
             thread_accesses: 0,
+            thread_loads: 0,
+            thread_stores: 0,
+            cache: None,
+            pcs: Vec::new(),
             counters: MemCounters::default(),
         });
+        lr.pcs.push(pc as u32);
         lr.counters.merge(c);
         lr.width = lr.width.max(width);
         lr.thread_accesses += profile.thread_inst[pc];
+        match kernel.code[pc].op {
+            Op::Ld { .. } => lr.thread_loads += profile.thread_inst[pc],
+            Op::St { .. } => lr.thread_stores += profile.thread_inst[pc],
+            _ => {}
+        }
         lr.max_way = lr.max_way.max(c.shared_max_way());
     }
     by_line

@@ -3,8 +3,10 @@
 
 use crate::exec::simt::Observer;
 use crate::gpu::config::GpuConfig;
+use crate::mem::cache::Hierarchy;
 use crate::mem::counters::MemCounters;
 use crate::mem::request::MemRequest;
+use crate::sched::Replay;
 
 /// Per-instruction counters of one launch.
 #[derive(Clone, Debug)]
@@ -19,6 +21,8 @@ pub struct Profile {
     /// Let the memory models take their shortcuts (the default); `false` for differential
     /// testing, with the same counts.
     pub fast_paths: bool,
+    /// The caches, fed in the block scheduler's order (`None`: not modelled for this launch).
+    pub caches: Option<Replay>,
 }
 
 impl Profile {
@@ -30,7 +34,13 @@ impl Profile {
             warp_inst: vec![0; code_len],
             thread_inst: vec![0; code_len],
             fast_paths: true,
+            caches: None,
         }
+    }
+
+    /// Replays what the caches have not seen yet and returns them (`None` when not modelled).
+    pub fn finish_caches(&mut self) -> Option<Hierarchy> {
+        self.caches.take().map(Replay::finish)
     }
 
     /// The launch totals.
@@ -48,6 +58,27 @@ impl Observer for Profile {
     fn mem(&mut self, req: &MemRequest) {
         if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
             c.add_request_with(req, self.gpu, self.fast_paths);
+        }
+        if let Some(r) = &mut self.caches {
+            r.mem(req);
+        }
+    }
+
+    fn block_begin(&mut self, _linear: u64, _ctaid: [u32; 3]) {
+        if let Some(r) = &mut self.caches {
+            r.block_begin();
+        }
+    }
+
+    fn block_end(&mut self, _linear: u64) {
+        if let Some(r) = &mut self.caches {
+            r.block_end();
+        }
+    }
+
+    fn barrier(&mut self) {
+        if let Some(r) = &mut self.caches {
+            r.barrier();
         }
     }
 

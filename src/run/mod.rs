@@ -22,14 +22,16 @@ use crate::check::initcheck::GlobalShadow;
 use crate::check::{CheckObserver, CheckOptions};
 use crate::exec::simt::LaunchDims;
 use crate::frontend::nvrtc::FrontendError;
-use crate::gpu::occupancy::{occupancy, Occupancy, OccupancyInput};
+use crate::gpu::occupancy::{driver_shared_config, occupancy, Occupancy, OccupancyInput};
 use crate::ir::types::ScalarType;
 use crate::ir::Kernel;
+use crate::mem::cache::{Hierarchy, L2};
 use crate::report::profile::Profile;
 use crate::report::{LaunchReport, Report};
 use crate::runtime::{
     arg_for_param, Device, FuncAttribute, KernelArg, LaunchOptions, RuntimeError,
 };
+use crate::sched::Replay;
 use crate::spec::{Arg, Memcpy, Place, Spec, SpecError, Step};
 use ptxfile::PtxFile;
 
@@ -121,6 +123,8 @@ pub struct RunOptions {
     pub memory_budget: Option<u64>,
     /// The sanitizers to run (`--check`).
     pub checks: CheckOptions,
+    /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
+    pub caches: bool,
 }
 
 impl Default for RunOptions {
@@ -132,6 +136,7 @@ impl Default for RunOptions {
             ptx: crate::ptx::lower::LowerOptions::default(),
             memory_budget: None,
             checks: CheckOptions::default(),
+            caches: true,
         }
     }
 }
@@ -260,6 +265,7 @@ pub fn run_spec(
         progress,
         file: file.clone(),
         shadow: &mut shadow,
+        l2: None,
     };
     cx.steps(&spec.steps)?;
     for o in &spec.outputs {
@@ -313,6 +319,8 @@ struct StepRun<'a, 'p> {
     file: String,
     /// initcheck's record of the global bytes written (`--check initcheck`).
     shadow: &'a mut GlobalShadow,
+    /// The L2 of the last launch, when the spec keeps caches warm.
+    l2: Option<L2>,
 }
 
 impl StepRun<'_, '_> {
@@ -454,6 +462,9 @@ impl StepRun<'_, '_> {
         let occ: Option<Occupancy> = occ.and_then(|r| r.ok());
         let mut profile = Profile::new(spec.gpu, kernel.code.len());
         profile.fast_paths = opts.launch.fast_paths;
+        if opts.caches {
+            profile.caches = Some(replay(spec, self.l2.take(), &kernel, dims, occ.as_ref()));
+        }
         let stats = if opts.checks.any() {
             // The checks watch beside the memory models; without them the models observe alone
             // and the executor runs exactly as before.
@@ -482,11 +493,56 @@ impl StepRun<'_, '_> {
                 &mut |d, t| progress(n, d, t),
             )?
         };
-        self.report.launches.push(LaunchReport::new(
+        let caches = profile.finish_caches();
+        let mut report = LaunchReport::new(
             spec, &l.kernel, &kernel, dims, &profile, stats, resources, occ,
-        ));
+        );
+        if let Some(h) = caches {
+            report.add_caches(&h, spec.warm_caches);
+            if spec.warm_caches {
+                self.l2 = Some(h.into_l2());
+            }
+        }
+        self.report.launches.push(report);
         Ok(())
     }
+}
+
+/// The caches of one launch behind the block scheduler: L1 is what the driver's
+/// shared-memory size leaves of the SM's SRAM; L2 is empty unless the spec keeps it warm.
+fn replay(
+    spec: &Spec,
+    warm_l2: Option<L2>,
+    kernel: &Kernel,
+    dims: LaunchDims,
+    occ: Option<&Occupancy>,
+) -> Replay {
+    let gpu = spec.gpu;
+    let warps = dims.threads_per_block().div_ceil(gpu.warp_size).max(1);
+    let (blocks_per_sm, config) = match occ {
+        Some(o) => (o.blocks_per_sm, u64::from(o.launch_shared_config_bytes)),
+        None => {
+            let l = (gpu.max_warps_per_sm / warps).clamp(1, gpu.max_blocks_per_sm);
+            let shared = kernel.static_shared + u64::from(dims.dynamic_shared);
+            let per_block = (shared + u64::from(gpu.reserved_shared_per_block)).div_ceil(128) * 128;
+            let c = driver_shared_config(
+                gpu,
+                per_block,
+                shared,
+                u64::from(l),
+                dims.threads_per_block(),
+            );
+            (l, c)
+        }
+    };
+    let l1 = u64::from(gpu.l1_shared_bytes_per_sm).saturating_sub(config);
+    let sms = gpu.sm_count as usize;
+    let l2 = match warm_l2 {
+        Some(l2) if spec.warm_caches => l2,
+        _ => L2::new(u64::from(gpu.l2_bytes)),
+    };
+    let h = Hierarchy::with_l2(sms, l1, l2, kernel.code.len());
+    Replay::new(h, sms, blocks_per_sm as usize, warps as usize)
 }
 
 /// `n` zero bytes of host memory, reserved fallibly.

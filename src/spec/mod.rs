@@ -143,6 +143,10 @@ pub struct Spec {
     pub steps: Vec<Step>,
     /// `[outputs]`, sorted by name (buffers, then `sym:` symbols, in key order).
     pub outputs: Vec<Output>,
+    /// `caches = "warm"`: L2 keeps its contents from one launch to the next. The default,
+    /// `"cold"`, starts every launch with empty caches, as Nsight Compute measures by default
+    /// (`--cache-control all`). L1 is empty at every launch either way.
+    pub warm_caches: bool,
 }
 
 /// The most launches a spec may run, repeats expanded.
@@ -386,6 +390,7 @@ struct RawSpec {
     source: Option<String>,
     ptx: Option<String>,
     gpu: Option<String>,
+    caches: Option<String>,
     #[serde(default)]
     buffers: BTreeMap<String, RawData>,
     #[serde(default)]
@@ -665,7 +670,18 @@ impl Spec {
             })
             .collect::<Result<Vec<_>, _>>()?;
 
+        let warm_caches = match raw.caches.as_deref() {
+            None | Some("cold") => false,
+            Some("warm") => true,
+            Some(other) => {
+                return Err(cx.invalid(
+                    "caches",
+                    format!("{other:?}: expected \"cold\" (the default) or \"warm\""),
+                ))
+            }
+        };
         Ok(Spec {
+            warm_caches,
             path: path.to_path_buf(),
             dir: dir.clone(),
             description: raw.description,
