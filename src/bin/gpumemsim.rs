@@ -37,6 +37,16 @@ enum Cmd {
         /// How many worst lines to show per launch.
         #[arg(long, default_value_t = 5)]
         top: usize,
+        /// Sanitizers to run, like compute-sanitizer's tools: memcheck (always on: invalid
+        /// accesses stop the run), racecheck (shared-memory hazards), initcheck (reads of
+        /// unwritten global and shared memory), synccheck (always on). Comma-separated or
+        /// repeated.
+        #[arg(long, value_enum, value_delimiter = ',')]
+        check: Vec<Tool>,
+        /// With `--check memcheck`: count every invalid access per line instead of stopping
+        /// at the first (the access is skipped; a skipped load leaves its register unchanged).
+        #[arg(long = "continue", requires = "check")]
+        keep_going: bool,
     },
     /// Compile a spec's .cu with NVRTC and write its .ptx (with kernel names and ptxas resources).
     Compile {
@@ -66,6 +76,15 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+}
+
+/// A sanitizer of `--check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Tool {
+    Memcheck,
+    Racecheck,
+    Initcheck,
+    Synccheck,
 }
 
 /// The limits that keep a run finite; a user may raise each.
@@ -124,12 +143,17 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             recompile,
             limits,
             top,
+            check,
+            keep_going,
         } => {
             let spec = Spec::load(&spec)?;
             let mut opts = RunOptions {
                 recompile,
                 ..RunOptions::default()
             };
+            opts.checks.racecheck = check.contains(&Tool::Racecheck);
+            opts.checks.initcheck = check.contains(&Tool::Initcheck);
+            opts.checks.memcheck_continue = keep_going && check.contains(&Tool::Memcheck);
             limits.apply(&mut opts);
             let tty = std::io::stderr().is_terminal();
             let mut last = std::time::Instant::now();
@@ -150,6 +174,14 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                 println!("{text}");
             } else {
                 print!("{}", gpumemsim::report::text::render(&report, top));
+            }
+            let errors = report
+                .checks
+                .iter()
+                .filter(|f| f.severity == gpumemsim::check::Severity::Error)
+                .count();
+            if errors > 0 {
+                return Err(RunError::Checks { errors });
             }
             Ok(())
         }

@@ -270,6 +270,7 @@ mod tests {
                 printf_dropped: 0,
                 caches: None,
             }],
+            checks: Vec::new(),
             outputs: Vec::new(),
         }
     }

@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::check::initcheck::GlobalShadow;
+use crate::check::{CheckObserver, CheckOptions};
 use crate::exec::simt::LaunchDims;
 use crate::frontend::nvrtc::FrontendError;
 use crate::gpu::occupancy::{driver_shared_config, occupancy, Occupancy, OccupancyInput};
@@ -58,6 +60,12 @@ pub enum RunError {
     /// `compare` found metrics that differ from the hardware's.
     #[error("simulated metrics differ from the hardware's")]
     Mismatch,
+    /// A `--check` found errors (listed in the report).
+    #[error("{errors} sanitizer error{} found (listed in the report's checks)", if *.errors == 1 { "" } else { "s" })]
+    Checks {
+        /// Groups of errors found.
+        errors: usize,
+    },
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io {
@@ -72,7 +80,9 @@ impl RunError {
     /// The exit status the CLI uses: 1 for a fault inside a simulated kernel, 2 for bad input.
     pub fn exit_code(&self) -> i32 {
         match self {
-            RunError::Runtime(RuntimeError::Fault(_)) | RunError::Mismatch => 1,
+            RunError::Runtime(RuntimeError::Fault(_))
+            | RunError::Mismatch
+            | RunError::Checks { .. } => 1,
             _ => 2,
         }
     }
@@ -111,6 +121,8 @@ pub struct RunOptions {
     /// The simulated-memory budget in bytes (`None`: [`crate::runtime::default_memory_budget`],
     /// half of the host's memory and at most the GPU's).
     pub memory_budget: Option<u64>,
+    /// The sanitizers to run (`--check`).
+    pub checks: CheckOptions,
     /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
     pub caches: bool,
 }
@@ -123,6 +135,7 @@ impl Default for RunOptions {
             write_outputs: true,
             ptx: crate::ptx::lower::LowerOptions::default(),
             memory_budget: None,
+            checks: CheckOptions::default(),
             caches: true,
         }
     }
@@ -196,6 +209,7 @@ pub fn run_spec(
         pending += b.byte_len();
     }
     let mut buffers: Vec<(String, u64, u64)> = Vec::new();
+    let mut shadow = GlobalShadow::default();
     for b in &spec.buffers {
         let key = format!("[buffers.{}] len", b.name);
         let bytes = b.initial_bytes()?;
@@ -203,6 +217,9 @@ pub fn run_spec(
         let ptr = dev
             .malloc_with(bytes, &b.name)
             .map_err(|e| located(key, e))?;
+        if opts.checks.initcheck {
+            shadow.alloc(ptr, len, b.init != crate::spec::Init::Uninit);
+        }
         buffers.push((b.name.clone(), ptr, len));
     }
     for s in &spec.symbols {
@@ -220,6 +237,9 @@ pub fn run_spec(
                 ),
             });
         }
+        if s.init == crate::spec::Init::Uninit {
+            continue;
+        }
         let bytes = s.initial_bytes()?;
         dev.memcpy_to_symbol(&s.name, &bytes, 0)
             .map_err(|e| RunError::Launch {
@@ -232,6 +252,7 @@ pub fn run_spec(
         spec: file.clone(),
         gpu: spec.gpu.name.to_string(),
         launches: Vec::new(),
+        checks: Vec::new(),
         outputs: Vec::new(),
     };
     let mut cx = StepRun {
@@ -243,6 +264,7 @@ pub fn run_spec(
         report: &mut report,
         progress,
         file: file.clone(),
+        shadow: &mut shadow,
         l2: None,
     };
     cx.steps(&spec.steps)?;
@@ -295,6 +317,8 @@ struct StepRun<'a, 'p> {
     report: &'a mut Report,
     progress: &'p mut dyn FnMut(usize, u64, u64),
     file: String,
+    /// initcheck's record of the global bytes written (`--check initcheck`).
+    shadow: &'a mut GlobalShadow,
     /// The L2 of the last launch, when the spec keeps caches warm.
     l2: Option<L2>,
 }
@@ -304,12 +328,23 @@ impl StepRun<'_, '_> {
         for st in steps {
             match st {
                 Step::Launch(i) => self.launch(*i)?,
-                Step::Memcpy(m) => self.memcpy(m)?,
+                Step::Memcpy(m) => {
+                    self.memcpy(m)?;
+                    if let Place::Buffer { index, offset } = m.dst {
+                        self.shadow.write(self.buffers[index].1 + offset, m.bytes);
+                    }
+                }
                 Step::Memset(m) => {
                     let ptr = self.buffers[m.buffer].1 + m.offset;
                     self.dev
                         .memset(ptr, m.value, m.bytes)
                         .map_err(|e| self.located(&m.key, e))?;
+                    self.shadow.write(ptr, m.bytes);
+                }
+                Step::Free { buffer, key } => {
+                    let ptr = self.buffers[*buffer].1;
+                    self.dev.free(ptr).map_err(|e| self.located(key, e))?;
+                    self.shadow.free(ptr);
                 }
                 Step::Repeat { times, steps, .. } => {
                     for _ in 0..*times {
@@ -430,15 +465,34 @@ impl StepRun<'_, '_> {
         if opts.caches {
             profile.caches = Some(replay(spec, self.l2.take(), &kernel, dims, occ.as_ref()));
         }
-        let stats = dev.launch(
-            &mangled,
-            &l.kernel,
-            dims,
-            &args,
-            opts.launch,
-            &mut profile,
-            &mut |d, t| progress(n, d, t),
-        )?;
+        let stats = if opts.checks.any() {
+            // The checks watch beside the memory models; without them the models observe alone
+            // and the executor runs exactly as before.
+            let mut obs =
+                CheckObserver::new(&mut profile, opts.checks, self.shadow, &kernel, dims.block);
+            let stats = dev.launch(
+                &mangled,
+                &l.kernel,
+                dims,
+                &args,
+                opts.launch,
+                &mut obs,
+                &mut |d, t| progress(n, d, t),
+            )?;
+            let found = std::mem::take(&mut obs.found).finish(&kernel, &l.kernel, n + 1);
+            crate::check::merge(&mut self.report.checks, found);
+            stats
+        } else {
+            dev.launch(
+                &mangled,
+                &l.kernel,
+                dims,
+                &args,
+                opts.launch,
+                &mut profile,
+                &mut |d, t| progress(n, d, t),
+            )?
+        };
         let caches = profile.finish_caches();
         let mut report = LaunchReport::new(
             spec, &l.kernel, &kernel, dims, &profile, stats, resources, occ,
