@@ -6,6 +6,7 @@
 //! in [`mem::cache`]) ─▶ [`report`].
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod exec;
 pub mod export;
 pub mod frontend;

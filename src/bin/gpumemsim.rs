@@ -37,6 +37,16 @@ enum Cmd {
         /// How many worst lines to show per launch.
         #[arg(long, default_value_t = 5)]
         top: usize,
+        /// Sanitizers to run, like compute-sanitizer's tools: memcheck (always on: invalid
+        /// accesses stop the run), racecheck (shared-memory hazards), initcheck (reads of
+        /// unwritten global and shared memory), synccheck (always on). Comma-separated or
+        /// repeated.
+        #[arg(long, value_enum, value_delimiter = ',')]
+        check: Vec<Tool>,
+        /// With `--check memcheck`: count every invalid access per line instead of stopping
+        /// at the first (the access is skipped; a skipped load leaves its register unchanged).
+        #[arg(long = "continue", requires = "check")]
+        keep_going: bool,
         /// Also write a self-contained HTML report (diagrams, annotated source, charts) here.
         #[arg(long, value_name = "PATH")]
         html: Option<PathBuf>,
@@ -85,6 +95,15 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+}
+
+/// A sanitizer of `--check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Tool {
+    Memcheck,
+    Racecheck,
+    Initcheck,
+    Synccheck,
 }
 
 /// The limits that keep a run finite; a user may raise each.
@@ -152,6 +171,8 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             limits,
             top,
             html,
+            check,
+            keep_going,
         } => {
             let spec = Spec::load(&spec)?;
             if let Some(p) = &html {
@@ -173,6 +194,9 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                 samples: html.is_some(),
                 ..RunOptions::default()
             };
+            opts.checks.racecheck = check.contains(&Tool::Racecheck);
+            opts.checks.initcheck = check.contains(&Tool::Initcheck);
+            opts.checks.memcheck_continue = keep_going && check.contains(&Tool::Memcheck);
             limits.apply(&mut opts);
             let tty = std::io::stderr().is_terminal();
             let mut last = std::time::Instant::now();
@@ -198,6 +222,14 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
                 let page = gpumemsim::report::html::render(&report, spec.gpu)?;
                 run::write_file(&p, page.as_bytes())?;
                 eprintln!("wrote {}", p.display());
+            }
+            let errors = report
+                .checks
+                .iter()
+                .filter(|f| f.severity == gpumemsim::check::Severity::Error)
+                .count();
+            if errors > 0 {
+                return Err(RunError::Checks { errors });
             }
             Ok(())
         }

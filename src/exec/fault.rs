@@ -5,8 +5,11 @@ use std::fmt;
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FaultKind {
-    /// An access outside every allocation of its space.
+    /// An access outside every allocation of its space, or outside the allocation its pointer
+    /// came from (see [`crate::check::provenance`]).
     OutOfBounds {
+        /// `read`, `write` or `atomic`.
+        access: &'static str,
         /// State space name.
         space: &'static str,
         /// The address.
@@ -18,6 +21,8 @@ pub enum FaultKind {
     },
     /// An access not aligned to its size.
     Misaligned {
+        /// `read`, `write` or `atomic`.
+        access: &'static str,
         /// State space name.
         space: &'static str,
         /// The address.
@@ -90,15 +95,30 @@ pub struct KernelFault {
 impl fmt::Display for FaultKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FaultKind::OutOfBounds { space, addr, size, hint } => {
-                write!(f, "out-of-bounds {space} access of {size} bytes at address {addr:#x}")?;
+            FaultKind::OutOfBounds {
+                access,
+                space,
+                addr,
+                size,
+                hint,
+            } => {
+                // compute-sanitizer's wording: "Invalid __global__ read of size 4 bytes".
+                write!(
+                    f,
+                    "Invalid __{space}__ {access} of size {size} bytes: out of bounds at address {addr:#x}"
+                )?;
                 if !hint.is_empty() {
-                    write!(f, " ({hint})")?;
+                    write!(f, ", {hint}")?;
                 }
                 Ok(())
             }
-            FaultKind::Misaligned { space, addr, size } => {
-                write!(f, "misaligned {space} access of {size} bytes at address {addr:#x} (must be a multiple of {size})")
+            FaultKind::Misaligned {
+                access,
+                space,
+                addr,
+                size,
+            } => {
+                write!(f, "Invalid __{space}__ {access} of size {size} bytes: misaligned at address {addr:#x} (must be a multiple of {size})")
             }
             FaultKind::DivergentBarrier { detail } => write!(f, "divergent barrier: {detail}"),
             FaultKind::Budget { budget } => write!(
@@ -125,6 +145,29 @@ impl fmt::Display for FaultKind {
             ),
             FaultKind::Unsupported { detail } => write!(f, "{detail}"),
         }
+    }
+}
+
+impl FaultKind {
+    /// The compute-sanitizer tool that reports this fault: `memcheck` for out-of-bounds and
+    /// misaligned accesses, `synccheck` for barrier and warp-synchronisation errors; `None` for
+    /// the rest (assert, trap, budgets, unsupported operands).
+    pub fn tool(&self) -> Option<&'static str> {
+        match self {
+            FaultKind::OutOfBounds { .. } | FaultKind::Misaligned { .. } => Some("memcheck"),
+            FaultKind::DivergentBarrier { .. } | FaultKind::WarpSync { .. } => Some("synccheck"),
+            _ => None,
+        }
+    }
+
+    /// The same fault for an access of kind `access` (`read`, `write`, `atomic`).
+    pub fn with_access(mut self, a: &'static str) -> Self {
+        if let FaultKind::OutOfBounds { access, .. } | FaultKind::Misaligned { access, .. } =
+            &mut self
+        {
+            *access = a;
+        }
+        self
     }
 }
 

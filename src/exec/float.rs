@@ -33,6 +33,7 @@
 //!
 //! `.ftz` flushes a result that is subnormal *after* rounding (assumption, see report).
 
+use super::mufu;
 use crate::ir::types::{Rounding, ScalarType};
 use thiserror::Error;
 
@@ -853,157 +854,79 @@ pub fn sqrt_f64(a: u64, m: FMode) -> u64 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Approximate (MUFU) instructions. The hardware tables are not public; these return the
-// correctly rounded value of the documented function (or the documented composition), which is
-// within the PTX-documented error of the hardware. tests/approx_hw.rs measures the distance.
+// Approximate (MUFU) instructions: the H200's results, bit for bit ([`super::mufu`]).
 // ---------------------------------------------------------------------------------------------
 
-/// A 24-bit-significand format with f64's exponent range: "f32 precision, no overflow".
-const P24: Fmt = Fmt {
-    ebits: 11,
-    mbits: 23,
-};
-
-#[inline]
-fn round64_to_f32(x: f64, ftz: bool) -> u32 {
-    let b = if x.is_nan() {
-        CANON_NAN_F32
-    } else {
-        // f64 -> f32 `as` is IEEE round-to-nearest-even.
-        (x as f32).to_bits()
-    };
-    if ftz {
-        Fmt::F32.flush(b as u64) as u32
-    } else {
-        b
-    }
-}
-
-#[inline]
-fn f32in(a: u32, ftz: bool) -> f64 {
-    f32::from_bits(ftz_in(a as u64, Fmt::F32, ftz) as u32) as f64
-}
-
-/// `rcp.approx{.ftz}.f32` (PTX: max 1 ulp).
+/// `rcp.approx{.ftz}.f32`.
 #[inline]
 pub fn rcp_approx_f32(a: u32, ftz: bool) -> u32 {
-    round64_to_f32(1.0 / f32in(a, ftz), ftz)
+    mufu::rcp_approx_f32(a, ftz)
 }
 
-/// `sqrt.approx{.ftz}.f32` (PTX: max relative error 2^-23).
+/// `sqrt.approx{.ftz}.f32`.
 #[inline]
 pub fn sqrt_approx_f32(a: u32, ftz: bool) -> u32 {
-    let x = f32in(a, ftz);
-    round64_to_f32(x.sqrt(), ftz)
+    mufu::sqrt_approx_f32(a, ftz)
 }
 
-/// `rsqrt.approx{.ftz}.f32` (PTX: max relative error 2^-22.9).
+/// `rsqrt.approx{.ftz}.f32`.
 #[inline]
 pub fn rsqrt_approx_f32(a: u32, ftz: bool) -> u32 {
-    round64_to_f32(1.0 / f32in(a, ftz).sqrt(), ftz)
+    mufu::rsqrt_approx_f32(a, ftz)
 }
 
-/// `ex2.approx{.ftz}.f32` (PTX: max 2 ulp).
+/// `ex2.approx{.ftz}.f32`.
 #[inline]
 pub fn ex2_approx_f32(a: u32, ftz: bool) -> u32 {
-    round64_to_f32(f32in(a, ftz).exp2(), ftz)
+    mufu::ex2_approx_f32(a, ftz)
 }
 
-/// `lg2.approx{.ftz}.f32` (PTX: max absolute error 2^-22 in (0.5, 2), else 2^-22 relative... see
-/// section 9.7.3.16).
+/// `lg2.approx{.ftz}.f32`.
 #[inline]
 pub fn lg2_approx_f32(a: u32, ftz: bool) -> u32 {
-    round64_to_f32(f32in(a, ftz).log2(), ftz)
+    mufu::lg2_approx_f32(a, ftz)
 }
 
-/// `sin.approx{.ftz}.f32` (PTX: max absolute error 2^-20.5 in [-100pi, 100pi]).
+/// `sin.approx{.ftz}.f32` (ptxas emits the same code with and without `.ftz`).
 #[inline]
-pub fn sin_approx_f32(a: u32, ftz: bool) -> u32 {
-    round64_to_f32(f32in(a, ftz).sin(), ftz)
+pub fn sin_approx_f32(a: u32, _ftz: bool) -> u32 {
+    mufu::sin_approx_f32(a)
 }
 
-/// `cos.approx{.ftz}.f32` (PTX: max absolute error 2^-20.5 in [-100pi, 100pi]).
+/// `cos.approx{.ftz}.f32` (ptxas emits the same code with and without `.ftz`).
 #[inline]
-pub fn cos_approx_f32(a: u32, ftz: bool) -> u32 {
-    round64_to_f32(f32in(a, ftz).cos(), ftz)
+pub fn cos_approx_f32(a: u32, _ftz: bool) -> u32 {
+    mufu::cos_approx_f32(a)
 }
 
-/// `tanh.approx.f32` (PTX: max relative error 2^-10.987, subnormals supported).
+/// `tanh.approx.f32`.
 #[inline]
 pub fn tanh_approx_f32(a: u32) -> u32 {
-    round64_to_f32(f32in(a, false).tanh(), false)
+    mufu::tanh_approx_f32(a)
 }
 
-/// Rounds a finite f64 to a wider-range format `f` with f64's exponent field (11 bits) and
-/// returns it as f64 again.
-#[inline]
-fn round_in_f64_range(x: f64, f: Fmt) -> f64 {
-    match unpack(x.to_bits(), Fmt::F64) {
-        Val::Fin { neg, sig, exp } => {
-            let r = round_pack(neg, sig as u128, exp, f, Rounding::Rn);
-            let sign = (r & f.sign_bit()) << (63 - (f.ebits + f.mbits));
-            f64::from_bits(sign | ((r & (f.sign_bit() - 1)) << (52 - f.mbits)))
-        }
-        _ => x,
-    }
-}
-
-/// `a * rcp(b)` with `rcp` rounded to 24 bits but unbounded exponent, product rounded to f32.
-#[inline]
-fn mul_rcp24(a: f64, b: f64, ftz: bool) -> u32 {
-    let r24 = round_in_f64_range(1.0 / b, P24);
-    round64_to_f32(a * r24, ftz)
-}
-
-/// `div.approx{.ftz}.f32`: `a * (1/b)`; zero when 2^126 < |b| < 2^128 and `a` is finite.
+/// `div.approx{.ftz}.f32`: `a * MUFU.RCP(b)` (operands scaled by 2^24 when `b` is subnormal).
 #[inline]
 pub fn div_approx_f32(a: u32, b: u32, ftz: bool) -> u32 {
-    let (x, y) = (f32in(a, ftz), f32in(b, ftz));
-    if y.abs() > 2f64.powi(126) && y.is_finite() && x.is_finite() {
-        let neg = (x.is_sign_negative()) ^ (y.is_sign_negative());
-        return if neg { 0x8000_0000 } else { 0 };
-    }
-    mul_rcp24(x, y, ftz)
+    mufu::div_approx_f32(a, b, ftz)
 }
 
-/// `div.full{.ftz}.f32`: full-range `a * rcp(b)` with operand scaling (PTX: max 2 ulp).
+/// `div.full{.ftz}.f32`: `a * MUFU.RCP(b)` with operand scaling for large and subnormal `b`.
 #[inline]
 pub fn div_full_f32(a: u32, b: u32, ftz: bool) -> u32 {
-    mul_rcp24(f32in(a, ftz), f32in(b, ftz), ftz)
+    mufu::div_full_f32(a, b, ftz)
 }
 
-/// High-word-only f64 result (the MUFU.RCP64H/RSQ64H model): 20 fraction bits.
-const P20: Fmt = Fmt {
-    ebits: 11,
-    mbits: 20,
-};
-
-#[inline]
-fn high_word_f64(x: f64) -> u64 {
-    if x.is_nan() {
-        return CANON_NAN_F64;
-    }
-    round_in_f64_range(x, P20).to_bits()
-}
-
-/// `rcp.approx.ftz.f64`: reciprocal of the operand's high word, result's low word zero.
+/// `rcp.approx.ftz.f64`: `MUFU.RCP64H` of the operand's high word, result's low word zero.
 #[inline]
 pub fn rcp_approx_ftz_f64(a: u64) -> u64 {
-    let a = Fmt::F64.flush(a) & 0xffff_ffff_0000_0000;
-    let r = high_word_f64(1.0 / f64::from_bits(a));
-    Fmt::F64.flush(r)
+    mufu::rcp_approx_ftz_f64(a)
 }
 
-/// `rsqrt.approx{.ftz}.f64`: as [`rcp_approx_ftz_f64`] for 1/sqrt.
+/// `rsqrt.approx{.ftz}.f64`: `MUFU.RSQ64H` (`.ftz`), refined by one Newton step otherwise.
 #[inline]
 pub fn rsqrt_approx_f64(a: u64, ftz: bool) -> u64 {
-    let a = if ftz { Fmt::F64.flush(a) } else { a };
-    let r = high_word_f64(1.0 / f64::from_bits(a).sqrt());
-    if ftz {
-        Fmt::F64.flush(r)
-    } else {
-        r
-    }
+    mufu::rsqrt_approx_f64(a, ftz)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ use crate::ir::{CmpFn, LaneFn};
 use super::alu::rounding;
 use super::float::{self as fl, CmpOp, FMode, Fmt, TestpOp};
 use super::half as hf;
+use super::mufu;
 
 /// Expands `$body` (which uses the constant `M: FMode`) once per modifier combination and
 /// returns the matching lane function.
@@ -139,6 +140,21 @@ pub fn select(opcode: &str, mods: &[&str], ty: ScalarType) -> Result<LaneFn, Str
         (F64, "abs") => |a, _, _, _| fl::abs_f64(a),
         (F64, "neg") => |a, _, _, _| fl::neg_f64(a),
         (F64, "copysign") => |a, b, _, _| fl::copysign(Fmt::F64, a, b),
+        // 16-bit special functions: the H200's tables (super::mufu).
+        (F16, "ex2") if approx => |a, _, _, _| mufu::ex2_f16(a as u16) as u64,
+        (BF16, "ex2") if approx => |a, _, _, _| mufu::ex2_bf16(a as u16) as u64,
+        (F16, "tanh") if approx => |a, _, _, _| mufu::tanh_f16(a as u16) as u64,
+        (BF16, "tanh") if approx => |a, _, _, _| mufu::tanh_bf16(a as u16) as u64,
+        (F16x2, "ex2") if approx => |a, _, _, _| mufu::both_halves(a as u32, mufu::ex2_f16) as u64,
+        (BF16x2, "ex2") if approx => {
+            |a, _, _, _| mufu::both_halves(a as u32, mufu::ex2_bf16) as u64
+        }
+        (F16x2, "tanh") if approx => {
+            |a, _, _, _| mufu::both_halves(a as u32, mufu::tanh_f16) as u64
+        }
+        (BF16x2, "tanh") if approx => {
+            |a, _, _, _| mufu::both_halves(a as u32, mufu::tanh_bf16) as u64
+        }
         (F16 | BF16, "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max") => {
             half_op(opcode, ty == F16, false, mode, nan, relu)?
         }

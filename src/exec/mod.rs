@@ -8,6 +8,7 @@ pub mod fault;
 pub mod float;
 pub mod fsel;
 pub mod half;
+pub mod mufu;
 pub mod printf;
 pub mod simt;
 pub mod warp;

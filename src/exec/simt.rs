@@ -41,6 +41,37 @@ pub trait Observer {
     /// call happened before the barrier in every warp that waited; requests after it, after.
     #[inline(always)]
     fn barrier(&mut self) {}
+    /// Whether the executor reports the bytes each lane stores through
+    /// [`Observer::store_bytes`] (the sanitizers' observers; a constant, so the executor's
+    /// store loops carry no cost when it is `false`).
+    const STORE_BYTES: bool = false;
+    /// Lane `lane` of warp `warp` stored `bytes` at `addr` of `space` (shared, global or local;
+    /// generic addresses resolved) at `pc`. Called only when [`Observer::STORE_BYTES`] is true,
+    /// before the instruction's [`Observer::inst`] call.
+    #[inline(always)]
+    fn store_bytes(
+        &mut self,
+        _space: Space,
+        _pc: u32,
+        _warp: u32,
+        _lane: u32,
+        _addr: u64,
+        _bytes: &[u8],
+    ) {
+    }
+    /// A lane's access faulted (out of bounds or misaligned): return true to skip that lane's
+    /// access and go on (`--check memcheck --continue`; a skipped load leaves its destination
+    /// unchanged), false to stop the launch with the fault (the default).
+    #[cold]
+    fn access_fault(
+        &mut self,
+        _kind: &FaultKind,
+        _pc: u32,
+        _block: [u32; 3],
+        _thread: [u32; 3],
+    ) -> bool {
+        false
+    }
 }
 
 /// An observer that ignores everything (for runs without memory models).
@@ -101,6 +132,12 @@ pub struct Launch<'a> {
     pub reserved_shared_per_block: u32,
     /// `%gridid`.
     pub grid_id: u64,
+    /// For each instruction (by pc), the byte offset in `params` of the pointer parameter its
+    /// global address derives from, `u32::MAX` when none is known
+    /// ([`crate::check::provenance::pointer_params`]; empty: none known for any). An access
+    /// outside the allocation that pointer points into is a fault even when it lands in another
+    /// allocation.
+    pub provenance: &'a [u32],
 }
 
 /// What a launch did, counted by the executor itself.
@@ -144,6 +181,15 @@ struct Ctx<'a, 'b, O: Observer> {
     clock: u64,
     /// The warp running now (its index in the block), for [`MemRequest::warp`].
     warp: u32,
+    /// Per pc, the global allocation (index) the instruction's pointer came from, `u32::MAX`
+    /// when unknown; built at launch from [`Launch::provenance`].
+    expect: Vec<u32>,
+    /// `expect` of the memory instruction being executed.
+    cur_expect: u32,
+    /// The pc of the memory instruction being executed (for [`Observer::store_bytes`]).
+    cur_pc: u32,
+    /// The block running now, for [`Observer::access_fault`].
+    ctaid: [u32; 3],
 }
 
 type Fault = (FaultKind, u32, u32); // kind, pc, lane
@@ -246,7 +292,12 @@ pub fn run<O: Observer>(
         launch_limited: false,
         clock: 0,
         warp: 0,
+        expect: Vec::new(),
+        cur_expect: u32::MAX,
+        cur_pc: 0,
+        ctaid: [0; 3],
     };
+    ctx.expect = expected_allocations(ctx.l);
     ctx.launch_budget = ctx.l.budget_per_launch;
     let [gx, gy, gz] = dims.grid;
     let mut done = 0u64;
@@ -254,6 +305,7 @@ pub fn run<O: Observer>(
         for y in 0..gy {
             for x in 0..gx {
                 mem.ctaid = [x, y, z];
+                ctx.ctaid = [x, y, z];
                 mem.smid = (done % ctx.l.sm_count.max(1) as u64) as u32;
                 mem.shared.iter_mut().for_each(|b| *b = 0);
                 mem.local.iter_mut().for_each(|b| *b = 0);
@@ -291,6 +343,34 @@ pub fn run<O: Observer>(
         }
     }
     Ok(ctx.stats)
+}
+
+/// For each pc, the index of the global allocation that the pointer parameter its address derives
+/// from points into (`u32::MAX`: no known parameter, or a pointer outside every allocation).
+fn expected_allocations(l: &Launch<'_>) -> Vec<u32> {
+    if l.provenance.is_empty() {
+        return Vec::new();
+    }
+    l.provenance
+        .iter()
+        .map(|&off| {
+            if off == u32::MAX {
+                return u32::MAX;
+            }
+            let o = off as usize;
+            let Some(b) = l.params.get(o..o + 8) else {
+                return u32::MAX;
+            };
+            let (sp, a) = space::resolve_generic(read_le(b, 8));
+            if sp != Space::Global {
+                return u32::MAX;
+            }
+            l.global
+                .find(a, 1)
+                .and_then(|i| u32::try_from(i).ok())
+                .unwrap_or(u32::MAX)
+        })
+        .collect()
 }
 
 /// Releases the warps waiting at counted barriers whose thread count has arrived.
@@ -345,6 +425,30 @@ fn fault(
         source,
         kind,
         printf: String::new(),
+    }
+}
+
+/// Where instruction `pc` of `k` is, for messages: `file.cu:8 (PTX line 47)`, or the PTX line
+/// alone when the PTX has no `.loc` lines.
+fn place(k: &Kernel, pc: u32) -> String {
+    let Some(info) = k.info.get(pc as usize) else {
+        return "an unknown instruction".to_string();
+    };
+    match k.files.iter().find(|(i, _)| *i == info.src_file) {
+        Some((_, f)) if info.src_line != 0 => {
+            let name = f.rsplit('/').next().unwrap_or(f);
+            format!("{name}:{} (PTX line {})", info.src_line, info.ptx_line)
+        }
+        _ => format!("PTX line {}", info.ptx_line),
+    }
+}
+
+/// compute-sanitizer's word for an access kind.
+fn kind_name(k: AccessKind) -> &'static str {
+    match k {
+        AccessKind::Load => "read",
+        AccessKind::Store => "write",
+        AccessKind::Atomic | AccessKind::Reduction => "atomic",
     }
 }
 
@@ -459,10 +563,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 None => first = Some(here),
                 Some((pc, id, gl)) => {
                     if pc != w.bar_pc || id != w.bar_id {
-                        let info = &self.l.kernel.info;
-                        let line = |p: u32| info.get(p as usize).map(|i| i.ptx_line).unwrap_or(0);
+                        let line = |p: u32| place(self.l.kernel, p);
                         let detail = format!(
-                            "thread {} waits at the barrier on PTX line {} while thread {} waits at the barrier on PTX line {}",
+                            "thread {} waits at the barrier at {} while thread {} waits at the barrier at {}",
                             gl,
                             line(pc),
                             here.2,
@@ -922,16 +1025,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     if !*arrive && e != 0 {
                         let id = self.val(w, mem, *id, lane0) as u32;
                         if w.waiting != 0 && (w.bar_pc != pc || w.bar_id != id) {
-                            let line = |p: u32| {
-                                self.l
-                                    .kernel
-                                    .info
-                                    .get(p as usize)
-                                    .map(|i| i.ptx_line)
-                                    .unwrap_or(0)
-                            };
+                            let line = |p: u32| place(self.l.kernel, p);
                             let detail = format!(
-                                "threads of warp {} wait at the barriers on PTX lines {} and {}",
+                                "threads of warp {} wait at two barriers, at {} and at {}",
                                 w.id,
                                 line(w.bar_pc),
                                 line(pc)
@@ -1232,6 +1328,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         if e == 0 {
             return Ok(());
         }
+        self.cur_expect = self.expect.get(pc as usize).copied().unwrap_or(u32::MAX);
+        self.cur_pc = pc;
         let esize = ety.size();
         let width = esize * n;
         let off = addr.offset as u64;
@@ -1255,11 +1353,19 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         match sel {
             SpaceSel::Space(s) => {
                 let mut hint = usize::MAX;
+                let mut e = e;
                 for l in lanes(e) {
-                    self.lane_access(w, mem, inst, l, s, addrs[l], esize, width, &mut hint)
-                        .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                    if let Err(k) =
+                        self.lane_access(w, mem, inst, l, s, addrs[l], esize, width, &mut hint)
+                    {
+                        let k = k.with_access(kind_name(kind));
+                        if !self.continue_after(&k, pc, w, l) {
+                            return Err((k, pc, w.id * 32 + l as u32));
+                        }
+                        e &= !(1 << l);
+                    }
                 }
-                if s != Space::Param {
+                if s != Space::Param && e != 0 {
                     let mask = if elected { e & e.wrapping_neg() } else { e };
                     self.request(s, kind, width, addrs, mask, pc, cache);
                 }
@@ -1274,11 +1380,17 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     seen |= 1 << sp as u8;
                 }
                 let mut hint = usize::MAX;
+                let mut e = e;
                 for l in lanes(e) {
-                    self.lane_access(
+                    if let Err(k) = self.lane_access(
                         w, mem, inst, l, spaces[l], addrs[l], esize, width, &mut hint,
-                    )
-                    .map_err(|k| (k, pc, w.id * 32 + l as u32))?;
+                    ) {
+                        let k = k.with_access(kind_name(kind));
+                        if !self.continue_after(&k, pc, w, l) {
+                            return Err((k, pc, w.id * 32 + l as u32));
+                        }
+                        e &= !(1 << l);
+                    }
                 }
                 for sp in [Space::Global, Space::Shared, Space::Local, Space::Const] {
                     if seen >> sp as u8 & 1 == 0 {
@@ -1292,6 +1404,13 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             }
         }
         Ok(())
+    }
+
+    /// Asks the observer whether to go on after lane `l`'s access faulted with `k`.
+    #[cold]
+    fn continue_after(&mut self, k: &FaultKind, pc: u32, w: &Warp, l: usize) -> bool {
+        let thread = [w.tid[0][l], w.tid[1][l], w.tid[2][l]];
+        self.obs.access_fault(k, pc, self.ctaid, thread)
     }
 
     /// Tells the observer about one warp-level access.
@@ -1440,6 +1559,14 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     let o = (addrs[l] - base) as usize;
                     write_le(&mut data[o..], esize as usize, v[l]);
                 }
+                if O::STORE_BYTES {
+                    for l in lanes(e) {
+                        let b = v[l].to_le_bytes();
+                        let warp = self.warp;
+                        self.obs
+                            .store_bytes(s, pc, warp, l as u32, addrs[l], &b[..esize as usize]);
+                    }
+                }
                 true
             }
             _ => false,
@@ -1465,6 +1592,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         // PTX access widths are powers of two (1 to 16 bytes, v4.f64 aligned to 16).
         if width > 1 && a & (width.min(16) as u64 - 1) != 0 {
             return Err(FaultKind::Misaligned {
+                access: "read",
                 space: s.ptx_name(),
                 addr: a,
                 size: width,
@@ -1504,6 +1632,11 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     self.bytes_mut(mem, w, l, s, a, width)?
                 };
                 dst.copy_from_slice(&buf[..width as usize]);
+                if O::STORE_BYTES {
+                    let (warp, pc) = (self.warp, self.cur_pc);
+                    self.obs
+                        .store_bytes(s, pc, warp, l as u32, a, &buf[..width as usize]);
+                }
             }
             Op::Atom {
                 op, ty, d, b, c, ..
@@ -1551,6 +1684,17 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
 
     #[inline(always)]
     fn global_index(&self, a: u64, n: u32, hint: &mut usize) -> Result<usize, FaultKind> {
+        if self.cur_expect != u32::MAX {
+            // The pointer's own allocation, exactly: landing in a neighbour is a fault too.
+            let i = self.cur_expect as usize;
+            let al = self.l.global.alloc(i);
+            let (len, n) = (al.data.len() as u64, n as u64);
+            if a >= al.base && n <= len && a - al.base <= len - n {
+                *hint = i;
+                return Ok(i);
+            }
+            return Err(self.oob(Space::Global, a, n as u32));
+        }
         if *hint != usize::MAX {
             let al = self.l.global.alloc(*hint);
             let (len, n) = (al.data.len() as u64, n as u64);
@@ -1569,41 +1713,27 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
 
     fn oob(&self, s: Space, a: u64, size: u32) -> FaultKind {
         let hint = match s {
-            Space::Global => match self.l.global.nearest(a) {
-                Some(al) => {
-                    let len = al.data.len() as u64;
-                    let end = al.base.saturating_add(len);
-                    if a >= end {
-                        format!(
-                            "{} bytes past the end of '{}' [{:#x}, {:#x})",
-                            a - end,
-                            al.name,
-                            al.base,
-                            end
-                        )
-                    } else if a >= al.base {
-                        format!(
-                            "access of {size} bytes at offset {} straddles the end of '{}' [{:#x}, {:#x}) of {len} bytes",
-                            a - al.base,
-                            al.name,
-                            al.base,
-                            end
-                        )
-                    } else {
-                        format!(
-                            "{} bytes before '{}' [{:#x}, {:#x})",
-                            al.base - a,
-                            al.name,
-                            al.base,
-                            end
-                        )
-                    }
-                }
-                None => "no allocation".to_string(),
-            },
+            Space::Global => {
+                let expected = (self.cur_expect != u32::MAX).then_some(self.cur_expect as usize);
+                crate::check::memcheck::describe_global(self.l.global, expected, a, size)
+            }
+            Space::Shared => {
+                let k = self.l.kernel;
+                let total = (k.dynamic_shared_offset as u64)
+                    .saturating_add(self.l.dims.dynamic_shared as u64)
+                    .max(k.static_shared);
+                crate::check::memcheck::describe_window("the block's shared memory", total, a, size)
+            }
+            Space::Local => crate::check::memcheck::describe_window(
+                "the thread's local frame",
+                self.l.kernel.local_bytes,
+                a,
+                size,
+            ),
             _ => String::new(),
         };
         FaultKind::OutOfBounds {
+            access: "read",
             space: s.ptx_name(),
             addr: a,
             size,
@@ -1943,14 +2073,23 @@ mod tests {
             // 254 bytes: thread 63 reads bytes 252..256, two of them past the end.
             let msg = load(254, fast).expect_err("straddles").to_string();
             assert!(
-                msg.contains("access of 4 bytes at offset 252 straddles the end of 'src'"),
+                msg.contains("straddles the end of allocation `src` at 0x")
+                    && msg.contains("of 254 bytes (at offset 252)"),
                 "{msg}"
             );
-            assert!(msg.contains("of 254 bytes"), "{msg}");
+            assert!(
+                msg.contains("Invalid __global__ read of size 4 bytes"),
+                "{msg}"
+            );
             assert!(msg.contains("thread (63,0,0)"), "{msg}");
-            // 252 bytes: thread 63 reads bytes 252..256, all past the end.
+            // 252 bytes: thread 63 reads bytes 252..256, all past the end (the first byte
+            // past the end is 1 byte after it, as compute-sanitizer counts).
             let msg = load(252, fast).expect_err("past the end").to_string();
-            assert!(msg.contains("0 bytes past the end of 'src'"), "{msg}");
+            assert!(
+                msg.contains("1 bytes after the end of allocation `src` at 0x")
+                    && msg.contains("of 252 bytes"),
+                "{msg}"
+            );
             load(256, fast).expect("in bounds");
         }
     }
@@ -1995,7 +2134,10 @@ mod tests {
                 )
                 .expect_err("out of bounds");
             let msg = e.to_string();
-            assert!(msg.contains("out-of-bounds shared access"), "{msg}");
+            assert!(
+                msg.contains("Invalid __shared__ read of size 4 bytes: out of bounds"),
+                "{msg}"
+            );
         }
     }
 }

@@ -146,6 +146,9 @@ pub fn c_init_code(buf: &Buffer, ptr: &str, dir: &str, file_rel: &str) -> String
         Init::Zeros => {
             let _ = writeln!(c, "    memset({ptr}, 0, {}ull);", buf.byte_len());
         }
+        Init::Uninit => {
+            let _ = writeln!(c, "    /* init = \"none\": not copied to the device */");
+        }
         Init::Iota => {
             let bits = match ty {
                 ElemType::F64 => "gms_f64_bits((double)i)".to_string(),
@@ -633,13 +636,15 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
         );
         c.push_str(&c_init_code(b, &format!("h{i}"), "datadir", &rel));
         let _ = writeln!(c, "    GMS_CHECK(cudaMalloc(&d{i}, {n}ull));");
-        let _ = writeln!(
-            c,
-            "    GMS_CHECK(cudaMemcpy(d{i}, h{i}, {n}ull, cudaMemcpyHostToDevice));"
-        );
+        if b.init != Init::Uninit {
+            let _ = writeln!(
+                c,
+                "    GMS_CHECK(cudaMemcpy(d{i}, h{i}, {n}ull, cudaMemcpyHostToDevice));"
+            );
+        }
     }
     // Symbols.
-    for s in &spec.symbols {
+    for s in spec.symbols.iter().filter(|s| s.init != Init::Uninit) {
         let rel = match &s.init {
             Init::File(p) => {
                 rel_string(&file, &format!("[symbols.{}] init", s.name), p, program_dir)?
@@ -811,13 +816,24 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
         );
     }
     for i in 0..spec.buffers.len() {
-        let _ = writeln!(c, "    GMS_CHECK(cudaFree(d{i}));\n    free(h{i});");
+        if freed_by_step(&spec.steps, i) {
+            let _ = writeln!(c, "    free(h{i});");
+        } else {
+            let _ = writeln!(c, "    GMS_CHECK(cudaFree(d{i}));\n    free(h{i});");
+        }
     }
     if driver {
         c.push_str("    GMS_CU(cuModuleUnload(gms_mod));\n");
     }
     c.push_str("    return 0;\n}\n");
     Ok(c)
+}
+
+/// Whether a `free` step (at the top level: the spec allows it nowhere else) frees buffer `i`.
+fn freed_by_step(steps: &[Step], i: usize) -> bool {
+    steps
+        .iter()
+        .any(|s| matches!(s, Step::Free { buffer, .. } if *buffer == i))
 }
 
 /// Writes the C code of `steps` (the launches' code is `launch_code`), repeats as `for` loops.
@@ -855,6 +871,18 @@ fn emit_steps(
                     );
                 } else {
                     let _ = writeln!(c, "    GMS_CHECK(cudaMemset({d}, {v}, {n}ull));");
+                }
+            }
+            Step::Free { buffer, key } => {
+                let name = spec.buffers.get(*buffer).map_or("", |b| b.name.as_str());
+                let _ = writeln!(c, "\n    // {key}: free {name:?}");
+                if driver {
+                    let _ = writeln!(
+                        c,
+                        "    GMS_CU(cuMemFree((CUdeviceptr)(uintptr_t)d{buffer}));"
+                    );
+                } else {
+                    let _ = writeln!(c, "    GMS_CHECK(cudaFree(d{buffer}));");
                 }
             }
             Step::Memcpy(m) => {

@@ -95,6 +95,9 @@ pub struct GlobalMemory {
     pool_end: u64,
     /// Next free 2 MiB-aligned address for large allocations and new pools.
     large_next: u64,
+    /// Allocations `cudaFree` released: first address, size and name (for use-after-free
+    /// messages; the addresses are not handed out again).
+    freed: Vec<(u64, u64, String)>,
 }
 
 impl GlobalMemory {
@@ -105,6 +108,7 @@ impl GlobalMemory {
             pool_next: GLOBAL_HEAP_BASE,
             pool_end: GLOBAL_HEAP_BASE + POOL_BYTES,
             large_next: GLOBAL_LARGE_BASE,
+            freed: Vec::new(),
         }
     }
 
@@ -167,7 +171,8 @@ impl GlobalMemory {
     pub fn free(&mut self, base: u64) -> bool {
         match self.allocs.iter().position(|a| a.base == base) {
             Some(i) => {
-                self.allocs.remove(i);
+                let a = self.allocs.remove(i);
+                self.freed.push((a.base, a.data.len() as u64, a.name));
                 true
             }
             None => false,
@@ -220,6 +225,14 @@ impl GlobalMemory {
         } else {
             self.allocs.get(i - 1)
         }
+    }
+
+    /// The freed allocation (first address, size, name) whose bytes hold `addr`.
+    pub fn freed_at(&self, addr: u64) -> Option<&(u64, u64, String)> {
+        self.freed
+            .iter()
+            .rev()
+            .find(|(b, n, _)| addr >= *b && addr - *b < (*n).max(1))
     }
 
     /// Total bytes allocated.

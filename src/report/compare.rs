@@ -271,6 +271,7 @@ mod tests {
                 caches: None,
                 detail: None,
             }],
+            checks: Vec::new(),
             outputs: Vec::new(),
         }
     }

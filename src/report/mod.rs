@@ -32,6 +32,8 @@ pub struct Report {
     pub gpu: String,
     /// One entry per launch, in order.
     pub launches: Vec<LaunchReport>,
+    /// What the sanitizers found (`--check`), grouped by tool, kind, kernel and line.
+    pub checks: Vec<crate::check::Finding>,
     /// The `[outputs]` buffers after the last launch: buffer name, output file name, bytes.
     #[serde(skip)]
     pub outputs: Vec<(String, String, Vec<u8>)>,

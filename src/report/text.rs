@@ -203,6 +203,13 @@ pub fn render(r: &Report, top: usize) -> String {
         r.spec,
         r.gpu.to_uppercase()
     );
+    if !r.checks.is_empty() {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "checks: {} finding(s)", r.checks.len());
+        for f in &r.checks {
+            let _ = writeln!(s, "  {}", f.render());
+        }
+    }
     for (i, l) in r.launches.iter().enumerate() {
         let _ = writeln!(s);
         let _ = writeln!(

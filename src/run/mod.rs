@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::check::initcheck::GlobalShadow;
+use crate::check::{CheckObserver, CheckOptions};
 use crate::exec::simt::LaunchDims;
 use crate::frontend::nvrtc::FrontendError;
 use crate::gpu::occupancy::{driver_shared_config, occupancy, Occupancy, OccupancyInput};
@@ -26,7 +28,7 @@ use crate::ir::Kernel;
 use crate::mem::cache::{Hierarchy, L2};
 use crate::report::detail::LaunchDetail;
 use crate::report::profile::Profile;
-use crate::report::sample::Sampler;
+use crate::report::sample::{InstSample, Sampler};
 use crate::report::{LaunchReport, Report};
 use crate::runtime::{
     arg_for_param, Device, FuncAttribute, KernelArg, LaunchOptions, RuntimeError,
@@ -66,6 +68,12 @@ pub enum RunError {
     /// `compare` found metrics that differ from the hardware's.
     #[error("simulated metrics differ from the hardware's")]
     Mismatch,
+    /// A `--check` found errors (listed in the report).
+    #[error("{errors} sanitizer error{} found (listed in the report's checks)", if *.errors == 1 { "" } else { "s" })]
+    Checks {
+        /// Groups of errors found.
+        errors: usize,
+    },
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io {
@@ -80,7 +88,9 @@ impl RunError {
     /// The exit status the CLI uses: 1 for a fault inside a simulated kernel, 2 for bad input.
     pub fn exit_code(&self) -> i32 {
         match self {
-            RunError::Runtime(RuntimeError::Fault(_)) | RunError::Mismatch => 1,
+            RunError::Runtime(RuntimeError::Fault(_))
+            | RunError::Mismatch
+            | RunError::Checks { .. } => 1,
             _ => 2,
         }
     }
@@ -119,11 +129,13 @@ pub struct RunOptions {
     /// The simulated-memory budget in bytes (`None`: [`crate::runtime::default_memory_budget`],
     /// half of the host's memory and at most the GPU's).
     pub memory_budget: Option<u64>,
-    /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
-    pub caches: bool,
+    /// The sanitizers to run (`--check`).
+    pub checks: CheckOptions,
     /// Record the HTML report's detail: one representative warp instance per memory
     /// instruction ([`crate::report::sample`]), the source and the PTX.
     pub samples: bool,
+    /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
+    pub caches: bool,
 }
 
 impl Default for RunOptions {
@@ -134,8 +146,9 @@ impl Default for RunOptions {
             write_outputs: true,
             ptx: crate::ptx::lower::LowerOptions::default(),
             memory_budget: None,
-            caches: true,
+            checks: CheckOptions::default(),
             samples: false,
+            caches: true,
         }
     }
 }
@@ -208,6 +221,7 @@ pub fn run_spec(
         pending += b.byte_len();
     }
     let mut buffers: Vec<(String, u64, u64)> = Vec::new();
+    let mut shadow = GlobalShadow::default();
     for b in &spec.buffers {
         let key = format!("[buffers.{}] len", b.name);
         let bytes = b.initial_bytes()?;
@@ -215,6 +229,9 @@ pub fn run_spec(
         let ptr = dev
             .malloc_with(bytes, &b.name)
             .map_err(|e| located(key, e))?;
+        if opts.checks.initcheck {
+            shadow.alloc(ptr, len, b.init != crate::spec::Init::Uninit);
+        }
         buffers.push((b.name.clone(), ptr, len));
     }
     for s in &spec.symbols {
@@ -232,6 +249,9 @@ pub fn run_spec(
                 ),
             });
         }
+        if s.init == crate::spec::Init::Uninit {
+            continue;
+        }
         let bytes = s.initial_bytes()?;
         dev.memcpy_to_symbol(&s.name, &bytes, 0)
             .map_err(|e| RunError::Launch {
@@ -244,6 +264,7 @@ pub fn run_spec(
         spec: file.clone(),
         gpu: spec.gpu.name.to_string(),
         launches: Vec::new(),
+        checks: Vec::new(),
         outputs: Vec::new(),
     };
     let mut cx = StepRun {
@@ -255,6 +276,7 @@ pub fn run_spec(
         report: &mut report,
         progress,
         file: file.clone(),
+        shadow: &mut shadow,
         l2: None,
     };
     cx.steps(&spec.steps)?;
@@ -307,6 +329,8 @@ struct StepRun<'a, 'p> {
     report: &'a mut Report,
     progress: &'p mut dyn FnMut(usize, u64, u64),
     file: String,
+    /// initcheck's record of the global bytes written (`--check initcheck`).
+    shadow: &'a mut GlobalShadow,
     /// The L2 of the last launch, when the spec keeps caches warm.
     l2: Option<L2>,
 }
@@ -316,12 +340,23 @@ impl StepRun<'_, '_> {
         for st in steps {
             match st {
                 Step::Launch(i) => self.launch(*i)?,
-                Step::Memcpy(m) => self.memcpy(m)?,
+                Step::Memcpy(m) => {
+                    self.memcpy(m)?;
+                    if let Place::Buffer { index, offset } = m.dst {
+                        self.shadow.write(self.buffers[index].1 + offset, m.bytes);
+                    }
+                }
                 Step::Memset(m) => {
                     let ptr = self.buffers[m.buffer].1 + m.offset;
                     self.dev
                         .memset(ptr, m.value, m.bytes)
                         .map_err(|e| self.located(&m.key, e))?;
+                    self.shadow.write(ptr, m.bytes);
+                }
+                Step::Free { buffer, key } => {
+                    let ptr = self.buffers[*buffer].1;
+                    self.dev.free(ptr).map_err(|e| self.located(key, e))?;
+                    self.shadow.free(ptr);
                 }
                 Step::Repeat { times, steps, .. } => {
                     for _ in 0..*times {
@@ -438,30 +473,26 @@ impl StepRun<'_, '_> {
         if opts.caches {
             profile.caches = Some(replay(spec, self.l2.take(), &kernel, dims, occ.as_ref()));
         }
-        let mut on_progress = |d, t| progress(n, d, t);
-        let (stats, samples) = if opts.samples {
-            let mut sampler = Sampler::new(&mut profile, spec.gpu, kernel.code.len());
-            let stats = dev.launch(
-                &mangled,
-                &l.kernel,
-                dims,
-                &args,
-                opts.launch,
-                &mut sampler,
-                &mut on_progress,
-            )?;
-            (stats, Some(sampler.finish()))
+        let run = Observed {
+            dev,
+            kernel: &mangled,
+            name: &l.kernel,
+            dims,
+            args: &args,
+            opts: opts.launch,
+            samples: opts.samples.then_some((spec.gpu, kernel.code.len())),
+        };
+        let (stats, samples) = if opts.checks.any() {
+            // The checks watch beside the memory models; without them the models observe alone
+            // and the executor runs exactly as before.
+            let mut obs =
+                CheckObserver::new(&mut profile, opts.checks, self.shadow, &kernel, dims.block);
+            let r = run.launch(&mut obs, &mut |d, t| progress(n, d, t))?;
+            let found = std::mem::take(&mut obs.found).finish(&kernel, &l.kernel, n + 1);
+            crate::check::merge(&mut self.report.checks, found);
+            r
         } else {
-            let stats = dev.launch(
-                &mangled,
-                &l.kernel,
-                dims,
-                &args,
-                opts.launch,
-                &mut profile,
-                &mut on_progress,
-            )?;
-            (stats, None)
+            run.launch(&mut profile, &mut |d, t| progress(n, d, t))?
         };
         let caches = profile.finish_caches();
         let mut report = LaunchReport::new(
@@ -484,6 +515,41 @@ impl StepRun<'_, '_> {
         }
         self.report.launches.push(report);
         Ok(())
+    }
+}
+
+/// One launch to run under an observer, with the HTML report's sample recorder around it when
+/// `samples` names the GPU and the kernel's length.
+struct Observed<'r> {
+    dev: &'r mut Device,
+    kernel: &'r str,
+    name: &'r str,
+    dims: LaunchDims,
+    args: &'r [KernelArg],
+    opts: LaunchOptions,
+    samples: Option<(&'static crate::gpu::config::GpuConfig, usize)>,
+}
+
+impl Observed<'_> {
+    fn launch<O: crate::exec::simt::Observer>(
+        self,
+        obs: &mut O,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<(crate::exec::simt::LaunchStats, Option<Vec<InstSample>>), RuntimeError> {
+        let (k, name, dims, args, opts) = (self.kernel, self.name, self.dims, self.args, self.opts);
+        match self.samples {
+            Some((gpu, code_len)) => {
+                let mut sampler = Sampler::new(obs, gpu, code_len);
+                let stats = self
+                    .dev
+                    .launch(k, name, dims, args, opts, &mut sampler, progress)?;
+                Ok((stats, Some(sampler.finish())))
+            }
+            None => Ok((
+                self.dev.launch(k, name, dims, args, opts, obs, progress)?,
+                None,
+            )),
+        }
     }
 }
 

@@ -273,6 +273,9 @@ pub struct Device {
     module: Option<Module>,
     launches: u64,
     memory_budget: u64,
+    /// Per kernel (PTX name), [`crate::check::provenance::pointer_params`], computed at its
+    /// first launch.
+    provenance: std::collections::HashMap<String, Vec<u32>>,
 }
 
 impl Device {
@@ -284,6 +287,7 @@ impl Device {
             module: None,
             launches: 0,
             memory_budget: default_memory_budget(gpu.global_mem_bytes),
+            provenance: std::collections::HashMap::new(),
         }
     }
 
@@ -386,6 +390,7 @@ impl Device {
                 }),
             }
         }
+        self.provenance.clear();
         self.module = Some(Module {
             program,
             consts,
@@ -791,6 +796,10 @@ impl Device {
             });
         }
         self.launches += 1;
+        let provenance = self
+            .provenance
+            .entry(k.name.clone())
+            .or_insert_with(|| crate::check::provenance::pointer_params(k));
         let launch = Launch {
             kernel: k,
             display_name,
@@ -804,6 +813,7 @@ impl Device {
             sm_count: self.gpu.sm_count,
             reserved_shared_per_block: self.gpu.reserved_shared_per_block,
             grid_id: self.launches,
+            provenance,
         };
         Ok(simt::run(launch, obs, progress)?)
     }

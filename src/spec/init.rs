@@ -10,6 +10,9 @@ use std::path::PathBuf;
 pub enum Init {
     /// All bytes zero (the default).
     Zeros,
+    /// `none`: `cudaMalloc` without a copy; the contents are undefined on a GPU (the simulator
+    /// holds zeros) and `--check initcheck` reports kernel reads of them.
+    Uninit,
     /// Element `i` holds `i` converted to the type.
     Iota,
     /// Every element holds these bits (the `V` of `fill:V`, already converted).
@@ -72,7 +75,7 @@ pub(crate) fn generated_bytes(ty: ElemType, len: u64, init: &Init) -> Option<Vec
     let mut out = Vec::new();
     out.try_reserve_exact(n.checked_mul(ty.size())?).ok()?;
     match init {
-        Init::Zeros | Init::File(_) => out.resize(n * ty.size(), 0),
+        Init::Zeros | Init::Uninit | Init::File(_) => out.resize(n * ty.size(), 0),
         Init::Iota => (0..len).for_each(|i| push_bits(&mut out, ty, iota_bits(ty, i))),
         Init::Fill(bits) => (0..len).for_each(|_| push_bits(&mut out, ty, *bits)),
         Init::Random(seed) => {

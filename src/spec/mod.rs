@@ -165,6 +165,14 @@ pub enum Step {
     Memcpy(Memcpy),
     /// `cudaMemset` over a buffer range.
     Memset(Memset),
+    /// `cudaFree` of a buffer (index into `Spec::buffers`): later launches may still pass its
+    /// address, and an access to it is a use after free.
+    Free {
+        /// Index into `Spec::buffers`.
+        buffer: usize,
+        /// The key to name in errors (`[[step]] #3`).
+        key: String,
+    },
     /// Run `steps` `times` times.
     Repeat {
         /// How many times (at least 1).
@@ -229,7 +237,7 @@ impl Step {
     fn counts(&self) -> (u64, u64) {
         match self {
             Step::Launch(_) => (1, 1),
-            Step::Memcpy(_) | Step::Memset(_) => (0, 1),
+            Step::Memcpy(_) | Step::Memset(_) | Step::Free { .. } => (0, 1),
             Step::Repeat { times, steps, .. } => {
                 let (l, s) = steps.iter().fold((0u64, 0u64), |(l, s), st| {
                     let (a, b) = st.counts();
@@ -401,7 +409,14 @@ enum RawStep {
     Launch(RawLaunch),
     Memcpy(RawMemcpy),
     Memset(RawMemset),
+    Free(RawFree),
     Repeat(RawRepeat),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFree {
+    dst: String,
 }
 
 #[derive(Deserialize)]
@@ -584,11 +599,24 @@ impl Spec {
                 (true, false) => {
                     let mut sx = StepCx {
                         cx: &cx,
+                        freed: Vec::new(),
                         buffers: &buffers,
                         gpu,
                         launches: &mut launches,
                     };
-                    sx.steps("[[step]]", &raw.step, 0)?
+                    let steps = sx.steps("[[step]]", &raw.step, 0)?;
+                    if let Some(&b) = sx
+                        .freed
+                        .iter()
+                        .find(|&&b| raw.outputs.contains_key(&buffers[b].name))
+                    {
+                        let name = &buffers[b].name;
+                        return Err(cx.invalid(
+                            format!("[outputs] {name}"),
+                            format!("buffer {name:?} is freed by a `free` step"),
+                        ));
+                    }
+                    steps
                 }
             };
         if launches.is_empty() {
@@ -796,6 +824,7 @@ fn parse_init(cx: &Ctx<'_>, key: &str, ty: ElemType, text: &str) -> Result<Init,
     };
     match (kind, rest) {
         ("zeros", None) => Ok(Init::Zeros),
+        ("none", None) => Ok(Init::Uninit),
         ("iota", None) => Ok(Init::Iota),
         ("fill", Some(v)) => elem::parse_scalar(ty, v)
             .map(Init::Fill)
@@ -813,7 +842,7 @@ fn parse_init(cx: &Ctx<'_>, key: &str, ty: ElemType, text: &str) -> Result<Init,
         }
         _ => Err(cx.invalid(
             key,
-            format!("unknown init {text:?} (expected zeros, iota, fill:V, file:PATH, random:SEED)"),
+            format!("unknown init {text:?} (expected zeros, none, iota, fill:V, file:PATH, random:SEED)"),
         )),
     }
 }
@@ -1016,6 +1045,8 @@ fn parse_count(n: &str) -> Option<u64> {
 /// Context for loading `[[step]]` tables.
 struct StepCx<'a, 'b> {
     cx: &'a Ctx<'b>,
+    /// Buffers a `free` step has freed so far.
+    freed: Vec<usize>,
     buffers: &'a [Buffer],
     gpu: &'static GpuConfig,
     launches: &'a mut Vec<Launch>,
@@ -1071,6 +1102,26 @@ impl StepCx<'_, '_> {
                     value,
                     key: key.to_string(),
                 }))
+            }
+            RawStep::Free(f) => {
+                let key_dst = format!("{key} dst");
+                let Some(buffer) = self.buffers.iter().position(|b| b.name == f.dst) else {
+                    return Err(cx.invalid(key_dst, format!("no buffer named {:?}", f.dst)));
+                };
+                if depth > 0 {
+                    return Err(cx.invalid(
+                        key,
+                        "a buffer is freed once: `free` may not be inside a `repeat`",
+                    ));
+                }
+                if self.freed.contains(&buffer) {
+                    return Err(cx.invalid(key_dst, format!("buffer {:?} is freed twice", f.dst)));
+                }
+                self.freed.push(buffer);
+                Ok(Step::Free {
+                    buffer,
+                    key: key.to_string(),
+                })
             }
             RawStep::Memcpy(m) => {
                 let dst = self.place(&format!("{key} dst"), &m.dst)?;

@@ -188,7 +188,7 @@ fn error_messages_name_file_and_key() {
         err(&format!(
             "{HEAD}[buffers.in]\ntype = \"f32\"\nlen = 4\ninit = \"foo\"\n{LAUNCH}"
         )),
-        "spec.toml: [buffers.in] init: unknown init \"foo\" (expected zeros, iota, fill:V, file:PATH, random:SEED)"
+        "spec.toml: [buffers.in] init: unknown init \"foo\" (expected zeros, none, iota, fill:V, file:PATH, random:SEED)"
     );
     assert_eq!(
         err(&format!(
@@ -349,4 +349,64 @@ fn shipped_examples_load() {
         count += 1;
     }
     assert_eq!(count, 11);
+}
+
+/// A spec with buffers `a` and `b` and these steps.
+fn free_spec(steps: &str, outputs: &str) -> String {
+    format!(
+        "{HEAD}[buffers.a]\ntype = \"f32\"\nlen = 4\ninit = \"none\"\n\
+         [buffers.b]\ntype = \"f32\"\nlen = 4\n{steps}{outputs}"
+    )
+}
+
+const LAUNCH_STEP: &str = "[[step]]\nkind = \"launch\"\nkernel = \"k\"\ngrid = [1]\nblock = [32]\n";
+
+#[test]
+fn init_none_and_free_steps_load() {
+    let dir = scratch();
+    let text = free_spec(
+        &format!("{LAUNCH_STEP}[[step]]\nkind = \"free\"\ndst = \"a\"\n{LAUNCH_STEP}"),
+        "",
+    );
+    let s = load(&dir, &text).unwrap();
+    assert_eq!(s.buffers[0].init, Init::Uninit);
+    // The simulator holds zeros where a GPU holds whatever was there.
+    assert_eq!(s.buffers[0].initial_bytes().unwrap(), vec![0u8; 16]);
+    assert_eq!(
+        s.steps[1],
+        Step::Free {
+            buffer: 0,
+            key: "[[step]] #2".into()
+        }
+    );
+}
+
+#[test]
+fn a_buffer_is_freed_once_outside_repeats_and_not_written_out() {
+    let free_a = "[[step]]\nkind = \"free\"\ndst = \"a\"\n";
+    assert_eq!(
+        err(&free_spec(&format!("{LAUNCH_STEP}{free_a}{free_a}"), "")),
+        "spec.toml: [[step]] #3 dst: buffer \"a\" is freed twice"
+    );
+    assert_eq!(
+        err(&free_spec(
+            &format!("{LAUNCH_STEP}[[step]]\nkind = \"repeat\"\ntimes = 2\n[[step.steps]]\nkind = \"free\"\ndst = \"a\"\n"),
+            ""
+        )),
+        "spec.toml: [[step]] #2 steps #1: a buffer is freed once: `free` may not be inside a `repeat`"
+    );
+    assert_eq!(
+        err(&free_spec(
+            &format!("{LAUNCH_STEP}{free_a}"),
+            "[outputs]\na = \"a.bin\"\n"
+        )),
+        "spec.toml: [outputs] a: buffer \"a\" is freed by a `free` step"
+    );
+    assert_eq!(
+        err(&free_spec(
+            &format!("{LAUNCH_STEP}[[step]]\nkind = \"free\"\ndst = \"c\"\n"),
+            ""
+        )),
+        "spec.toml: [[step]] #2 dst: no buffer named \"c\""
+    );
 }

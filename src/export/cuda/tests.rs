@@ -624,3 +624,48 @@ fn host_steps_program_compiles_against_the_real_driver_api_header() {
     let c = cuda_host_program_ptx(&spec, &params, STEPS_PTX, &names, &dir).unwrap();
     compile_against_cuda_h(&dir, &inc, &c);
 }
+
+#[test]
+fn a_free_step_frees_once_and_an_uninitialised_buffer_is_not_copied() {
+    let dir = scratch();
+    let spec = spec_in(
+        &dir,
+        r#"
+source = "k.cu"
+[buffers.a]
+type = "f32"
+len = 4
+init = "none"
+[buffers.b]
+type = "f32"
+len = 4
+[[step]]
+kind = "launch"
+kernel = "k"
+grid = [1]
+block = [32]
+args = ["a"]
+[[step]]
+kind = "free"
+dst = "a"
+"#,
+    );
+    let params = vec![vec![ParamKind::Pointer]];
+    for c in [
+        cuda_host_program(&spec, &params).unwrap(),
+        cuda_host_program_ptx(&spec, &params, "// ptx\n", &["k".to_string()], &dir).unwrap(),
+    ] {
+        // `a` (d0) is allocated but not copied to; `b` (d1) is.
+        assert!(c.contains("GMS_CHECK(cudaMalloc(&d0, 16ull));"), "{c}");
+        assert!(!c.contains("cudaMemcpy(d0, h0"), "{c}");
+        assert!(
+            c.contains("cudaMemcpy(d1, h1, 16ull, cudaMemcpyHostToDevice)"),
+            "{c}"
+        );
+        // Freed by the step, and not again at the end.
+        let frees = c.matches("cudaFree(d0)").count()
+            + c.matches("cuMemFree((CUdeviceptr)(uintptr_t)d0)").count();
+        assert_eq!(frees, 1, "{c}");
+        assert!(c.contains("GMS_CHECK(cudaFree(d1));"), "{c}");
+    }
+}

@@ -1,0 +1,322 @@
+//! The sanitizers against compute-sanitizer on the H200.
+//!
+//! `tests/sanitize/` holds planted-bug and clean kernels (one `.cu`, its committed `.ptx` and a
+//! launch spec each). Every planted bug is marked in its `.cu` by a `// planted: TOOL ...`
+//! comment on the line that has it, written when the bug was planted. On the H200 each spec's
+//! exported host program ran under compute-sanitizer's memcheck, racecheck, initcheck and
+//! synccheck (`tests/sanitize/collect.sh`; logs, versions and date in
+//! `tests/hw/h200/sanitize/`). This test runs each spec in gpumemsim with every check on and
+//! requires:
+//!
+//! 1. every error compute-sanitizer reported: same tool, kind, kernel and source line (for a
+//!    racecheck hazard, the same pair of lines), and every racecheck warning as a finding of
+//!    either severity where gpumemsim's run does not stop at a fault first;
+//! 2. every planted bug at its marked line, also the ones compute-sanitizer misses (reads one
+//!    element past a buffer into its neighbour, shared reads of unwritten words, local and
+//!    negative shared indices);
+//! 3. nothing at all on the clean kernels, which compute-sanitizer also finds clean, and on the
+//!    two programs marked `// planted: none`, whose bug turned out to be none on the H200
+//!    (a barrier before which half a warp exits; a same-value store NVRTC folds away).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use gpumemsim::check::{CheckOptions, Finding, Severity};
+use gpumemsim::exec::fault::KernelFault;
+use gpumemsim::run::{run_spec, RunError, RunOptions};
+use gpumemsim::runtime::RuntimeError;
+use gpumemsim::spec::Spec;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sanitize");
+const HW: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hw/h200/sanitize");
+const TOOLS: [&str; 4] = ["memcheck", "racecheck", "initcheck", "synccheck"];
+
+/// One report of compute-sanitizer.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct CsReport {
+    tool: &'static str,
+    /// `Invalid __global__ read of size 4 bytes`, `Uninitialized __global__ memory read of
+    /// size 4 bytes`, `Barrier error detected. ...`, or `Error`/`Warning` for racecheck.
+    kind: String,
+    kernel: String,
+    /// Source lines: one, or the two of a hazard.
+    lines: BTreeSet<u32>,
+}
+
+/// `at NAME(int *)+0x50 in file.cu:5` → (`NAME`, 5).
+fn location(text: &str) -> Option<(String, u32)> {
+    let text = format!(" {text}");
+    let at = text.split(" at ").nth(1)?;
+    let kernel = at.split('(').next()?.trim().to_string();
+    let tail = at.rsplit(" in ").next()?;
+    let line = tail
+        .split_whitespace()
+        .next()?
+        .rsplit(':')
+        .next()?
+        .parse()
+        .ok()?;
+    Some((kernel, line))
+}
+
+/// The reports in one compute-sanitizer log.
+fn parse_log(tool: &'static str, text: &str) -> Vec<CsReport> {
+    let mut out = Vec::new();
+    let mut kind: Option<String> = None;
+    let mut race: Option<(String, String, u32)> = None; // severity, kernel, first line
+    for raw in text.lines() {
+        let Some(body) = raw.strip_prefix("=========") else {
+            continue;
+        };
+        let trimmed = body.trim();
+        if tool == "racecheck" {
+            if let Some(rest) = trimmed
+                .strip_prefix("Error: Race reported between ")
+                .map(|r| ("Error", r))
+                .or_else(|| {
+                    trimmed
+                        .strip_prefix("Warning: Race reported between ")
+                        .map(|r| ("Warning", r))
+                })
+            {
+                let (sev, r) = rest;
+                race = location(r).map(|(k, l)| (sev.to_string(), k, l));
+            } else if trimmed.starts_with("and ") {
+                if let (Some((sev, k, l1)), Some((_, l2))) = (&race, location(trimmed)) {
+                    out.push(CsReport {
+                        tool,
+                        kind: sev.clone(),
+                        kernel: k.clone(),
+                        lines: [*l1, l2].into_iter().collect(),
+                    });
+                }
+            }
+            continue;
+        }
+        if !body.starts_with("     ")
+            && (trimmed.starts_with("Invalid __")
+                || trimmed.starts_with("Uninitialized __")
+                || trimmed.starts_with("Barrier error detected"))
+        {
+            kind = Some(trimmed.to_string());
+        } else if trimmed.starts_with("at ") {
+            if let (Some(k), Some((kernel, line))) = (kind.take(), location(trimmed)) {
+                out.push(CsReport {
+                    tool,
+                    kind: k,
+                    kernel,
+                    lines: [line].into_iter().collect(),
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `// planted: TOOL ...` markers of a `.cu`: (tool, line, rest of the marker).
+fn planted(cu: &str) -> Vec<(String, u32, String)> {
+    cu.lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let m = l.split("// planted: ").nth(1)?;
+            let mut w = m.split_whitespace();
+            let tool = w.next()?.to_string();
+            Some((tool, i as u32 + 1, w.collect::<Vec<_>>().join(" ")))
+        })
+        .collect()
+}
+
+/// What gpumemsim found: the findings, and the fault that stopped the run, if one did.
+fn simulate(spec: &Path) -> (Vec<Finding>, Option<KernelFault>) {
+    let spec = Spec::load(spec).unwrap_or_else(|e| panic!("{}: {e}", spec.display()));
+    let opts = RunOptions {
+        write_outputs: false,
+        checks: CheckOptions {
+            memcheck_continue: true,
+            racecheck: true,
+            initcheck: true,
+        },
+        ..RunOptions::default()
+    };
+    match run_spec(&spec, &opts, &mut |_, _, _| {}) {
+        Ok(r) => (r.checks, None),
+        Err(RunError::Runtime(RuntimeError::Fault(f))) => (Vec::new(), Some(*f)),
+        Err(e) => panic!("{}: {e}", spec.path.display()),
+    }
+}
+
+fn line_of(f: &Finding) -> BTreeSet<u32> {
+    let mut s: BTreeSet<u32> = [f.at.line].into_iter().collect();
+    if let Some(w) = &f.with {
+        s.insert(w.line);
+    }
+    s
+}
+
+/// Whether gpumemsim's result covers compute-sanitizer's report `r`.
+fn covers(found: &[Finding], fault: &Option<KernelFault>, r: &CsReport) -> bool {
+    let fault_here = |tool: &str| {
+        fault.as_ref().is_some_and(|f| {
+            f.kind.tool() == Some(tool)
+                && f.kernel == r.kernel
+                && f.source.as_ref().map(|s| s.1) == r.lines.first().copied()
+        })
+    };
+    match r.tool {
+        "racecheck" => found.iter().any(|f| {
+            f.tool == "racecheck"
+                && f.kernel == r.kernel
+                && line_of(f) == r.lines
+                && (r.kind != "Error" || f.severity == Severity::Error)
+        }),
+        // The fault names both barriers of a divergent pair (`file.cu:8 (PTX line 47)`).
+        "synccheck" => {
+            fault_here("synccheck")
+                || fault.as_ref().is_some_and(|f| {
+                    f.kind.tool() == Some("synccheck")
+                        && f.kernel == r.kernel
+                        && r.lines
+                            .iter()
+                            .all(|l| f.kind.to_string().contains(&format!(".cu:{l} ")))
+                })
+        }
+        tool => found.iter().any(|f| {
+            f.tool == tool
+                && f.kernel == r.kernel
+                && f.kind == r.kind
+                && r.lines.contains(&f.at.line)
+        }),
+    }
+}
+
+fn specs() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(DIR)
+        .expect("tests/sanitize")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn gpumemsim_reports_what_compute_sanitizer_reports_and_more() {
+    let specs = specs();
+    let (mut planted_bugs, mut clean, mut cs_errors, mut cs_warnings) = (0, 0, 0, 0);
+    let mut failures: Vec<String> = Vec::new();
+    for spec in &specs {
+        let name = spec.file_stem().unwrap().to_string_lossy().to_string();
+        let cu = std::fs::read_to_string(spec.with_extension("cu")).expect("the .cu");
+        let marks = planted(&cu);
+        let mut cs: Vec<CsReport> = Vec::new();
+        for tool in TOOLS {
+            let log = Path::new(HW).join(format!("{name}.{tool}.log"));
+            let text = std::fs::read_to_string(&log)
+                .unwrap_or_else(|e| panic!("{}: {e} (the H200's record)", log.display()));
+            assert!(
+                text.contains("SUMMARY"),
+                "{}: compute-sanitizer did not finish",
+                log.display()
+            );
+            cs.extend(parse_log(tool, &text));
+        }
+        let (found, fault) = simulate(spec);
+        let all: Vec<String> = found
+            .iter()
+            .map(|f| f.render())
+            .chain(fault.iter().map(|f| f.to_string()))
+            .collect();
+        let none = marks.iter().any(|m| m.0 == "none");
+        if name.starts_with("clean_") || none {
+            clean += 1;
+            assert!(
+                none || marks.is_empty(),
+                "{name}: a clean kernel with a planted bug"
+            );
+            assert!(cs.is_empty(), "{name}: compute-sanitizer reported {cs:?}");
+            if !all.is_empty() {
+                failures.push(format!("{name}: clean, but gpumemsim reports {all:#?}"));
+            }
+            continue;
+        }
+        planted_bugs += 1;
+        assert!(!marks.is_empty(), "{name}: no `// planted:` marker");
+        for r in &cs {
+            let warning = r.tool == "racecheck" && r.kind == "Warning";
+            if warning {
+                cs_warnings += 1;
+                // A run that stops at a fault (synccheck) sees no hazard after it.
+                if fault.is_some() {
+                    continue;
+                }
+            } else {
+                cs_errors += 1;
+            }
+            if !covers(&found, &fault, r) {
+                failures.push(format!(
+                    "{name}: compute-sanitizer reports {r:?}; gpumemsim reports {all:#?}"
+                ));
+            }
+        }
+        for (tool, line, what) in &marks {
+            let hit = match &fault {
+                Some(f) => {
+                    f.kind.tool() == Some(tool.as_str())
+                        && (f.source.as_ref().map(|s| s.1) == Some(*line)
+                            || f.kind.to_string().contains(&format!(".cu:{line} ")))
+                }
+                None => false,
+            } || found.iter().any(|f| {
+                f.tool == tool.as_str()
+                    && line_of(f).contains(line)
+                    && (!what.ends_with("error") || f.severity == Severity::Error)
+                    && (!what.contains("write") || f.kind.contains("write"))
+            });
+            if !hit {
+                failures.push(format!(
+                    "{name}: planted {tool} {what} at line {line} not reported; gpumemsim reports {all:#?}"
+                ));
+            }
+        }
+    }
+    assert!(
+        planted_bugs >= 20,
+        "only {planted_bugs} planted-bug programs"
+    );
+    assert!(clean >= 5, "only {clean} clean programs");
+    assert!(
+        cs_errors >= 15,
+        "only {cs_errors} compute-sanitizer errors parsed"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} programs ({} compute-sanitizer errors, {} warnings):\n{}",
+        failures.len(),
+        specs.len(),
+        cs_errors,
+        cs_warnings,
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_compute_sanitizer_log_parser_reads_each_form() {
+    let mem = "========= Invalid __global__ write of size 4 bytes\n\
+               =========     at scale(float *, const float *, int)+0x240 in oob_write_off_by_one.cu:6\n\
+               =========     by thread (232,0,0) in block (3,0,0)\n";
+    let r = parse_log("memcheck", mem);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].kind, "Invalid __global__ write of size 4 bytes");
+    assert_eq!(r[0].kernel, "scale");
+    assert_eq!(r[0].lines, [6].into_iter().collect());
+    let race = "========= Error: Race reported between Write access at k(int *)+0xe0 in a.cu:6\n\
+                =========     and Read access at k(int *)+0x100 in a.cu:7 [256 hazards]\n\
+                =========     and Read access at k(int *)+0x110 in a.cu:8 [2 hazards]\n";
+    let r = parse_log("racecheck", race);
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0].kind, "Error");
+    assert_eq!(r[0].lines, [6, 7].into_iter().collect());
+    assert_eq!(r[1].lines, [6, 8].into_iter().collect());
+}
