@@ -15,6 +15,7 @@ pub mod ptx;
 pub mod report;
 pub mod run;
 pub mod runtime;
+pub mod sass;
 pub mod spec;
 #[doc(hidden)]
 pub mod testing;

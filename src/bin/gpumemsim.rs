@@ -58,6 +58,18 @@ enum Cmd {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Compile a spec's PTX to sm_90 SASS (ptxas and nvdisasm from pip) and write the `.sass`
+    /// next to the `.ptx`, so `run --isa sass` needs nothing installed.
+    Sass {
+        /// The launch spec (TOML).
+        spec: PathBuf,
+        /// Where to write the SASS (default: the spec's `ptx` with `.sass`).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Also write the cubin ptxas made (what a GPU would load).
+        #[arg(long)]
+        cubin: Option<PathBuf>,
+    },
     /// Write a standalone CUDA host program that runs the spec on a real GPU.
     ExportCuda {
         /// The launch spec (TOML).
@@ -84,6 +96,16 @@ struct Limits {
     /// Run every instruction through the executor's general path (for testing; same results).
     #[arg(long, hide = true)]
     no_fast_paths: bool,
+    /// The instruction set to run: the PTX, or the sm_90 SASS ptxas makes of it (the
+    /// committed `.sass` next to the `.ptx`, or made with ptxas and nvdisasm).
+    #[arg(long, value_enum, default_value_t = IsaArg::Ptx)]
+    isa: IsaArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum IsaArg {
+    Ptx,
+    Sass,
 }
 
 impl Limits {
@@ -92,6 +114,10 @@ impl Limits {
         opts.launch.budget_per_launch = self.max_launch_instructions;
         opts.launch.fast_paths = !self.no_fast_paths;
         opts.memory_budget = self.memory_budget;
+        opts.isa = match self.isa {
+            IsaArg::Ptx => run::Isa::Ptx,
+            IsaArg::Sass => run::Isa::Sass,
+        };
     }
 }
 
@@ -196,6 +222,29 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             print!("{}", gpumemsim::report::compare::render(&cmp, !all));
             if cmp.iter().any(|c| !c.equal()) {
                 return Err(RunError::Mismatch);
+            }
+            Ok(())
+        }
+        Cmd::Sass {
+            spec,
+            output,
+            cubin,
+        } => {
+            let spec = Spec::load(&spec)?;
+            let ptx = run::spec_ptx(&spec, false)?;
+            let c = gpumemsim::sass::tools::compile(&ptx.text).map_err(|e| RunError::Io {
+                path: ptx.path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let out = output.unwrap_or_else(|| ptx.path.with_extension("sass"));
+            let inputs = run::spec_inputs(&spec, true);
+            run::check_not_input(&spec, "--output", &out, &inputs)?;
+            run::write_file(&out, c.sass.as_bytes())?;
+            eprintln!("wrote {}", out.display());
+            if let Some(p) = cubin {
+                run::check_not_input(&spec, "--cubin", &p, &inputs)?;
+                run::write_file(&p, &c.cubin)?;
+                eprintln!("wrote {}", p.display());
             }
             Ok(())
         }

@@ -9,5 +9,6 @@ pub mod float;
 pub mod fsel;
 pub mod half;
 pub mod printf;
+pub mod sass_alu;
 pub mod simt;
 pub mod warp;

@@ -40,6 +40,8 @@ pub struct LaunchReport {
     pub kernel: String,
     /// Its PTX entry name.
     pub ptx_name: String,
+    /// The instruction set that ran: `"ptx"` or `"sass"` (sm_90).
+    pub isa: String,
     /// Grid size.
     pub grid: [u32; 3],
     /// Block size.
@@ -116,14 +118,30 @@ impl LaunchReport {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v as f64))
             .collect();
-        metrics.insert(
-            "gpumemsim__ptx_inst_executed.sum".into(),
-            stats.warp_instructions as f64,
-        );
-        metrics.insert(
-            "gpumemsim__ptx_thread_inst_executed.sum".into(),
-            stats.thread_instructions as f64,
-        );
+        if kernel.sass.is_some() {
+            // SASS instructions are the hardware's: Nsight Compute's own counters.
+            metrics.insert(
+                "smsp__inst_executed.sum".into(),
+                stats.warp_instructions as f64,
+            );
+            metrics.insert(
+                "smsp__sass_thread_inst_executed.sum".into(),
+                profile.active_threads as f64,
+            );
+            metrics.insert(
+                "smsp__sass_thread_inst_executed_pred_on.sum".into(),
+                stats.thread_instructions as f64,
+            );
+        } else {
+            metrics.insert(
+                "gpumemsim__ptx_inst_executed.sum".into(),
+                stats.warp_instructions as f64,
+            );
+            metrics.insert(
+                "gpumemsim__ptx_thread_inst_executed.sum".into(),
+                stats.thread_instructions as f64,
+            );
+        }
         metrics.insert("launch__grid_size".into(), dims.blocks() as f64);
         metrics.insert("launch__block_size".into(), dims.threads_per_block() as f64);
         metrics.insert(
@@ -170,6 +188,7 @@ impl LaunchReport {
         LaunchReport {
             kernel: name.to_string(),
             ptx_name: kernel.name.clone(),
+            isa: if kernel.sass.is_some() { "sass" } else { "ptx" }.to_string(),
             grid: dims.grid,
             block: dims.block,
             shared: dims.dynamic_shared,

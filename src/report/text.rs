@@ -149,6 +149,14 @@ pub fn render(r: &Report, top: usize) -> String {
             l.block[2],
             l.shared
         );
+        if l.isa == "sass" {
+            let _ = writeln!(
+                s,
+                "  ran as sm_90 SASS: {} warp-instructions ({} thread-instructions)",
+                thousands(m(l, "smsp__inst_executed.sum")),
+                thousands(m(l, "smsp__sass_thread_inst_executed.sum"))
+            );
+        }
         if !l.printf.is_empty() || l.printf_dropped > 0 {
             let _ = writeln!(s, "  printf output:");
             for line in l.printf.lines() {

@@ -1,0 +1,106 @@
+//! The SASS path (`--isa sass`) against the PTX path and against the H200.
+//!
+//! - Differential: every example and validation spec runs as PTX and as the committed sm_90
+//!   SASS; the outputs must be bit-identical (the kernels whose SASS the decoder does not cover
+//!   yet are listed in [`NOT_YET`] and must fail with a located load-time error, not run).
+//! - The committed `.sass` files are those of the committed `.ptx` (the header's SHA-256).
+//! - Against the H200 (`tests/hw/h200/sass/`): Nsight Compute's instruction counters of the
+//!   same cubins, launch by launch.
+
+use gpumemsim::run::{run_spec, Isa, RunOptions};
+use gpumemsim::spec::Spec;
+
+mod common;
+
+/// Validation specs whose SASS uses opcodes or reconvergence the decoder does not handle yet,
+/// with the reason the load must give.
+const NOT_YET: &[(&str, &str)] = &[
+    ("tests/hw/kernels/isa.toml", "unsupported SASS instruction"),
+    (
+        "tests/hw/kernels/warp_masks.toml",
+        "unsupported SASS instruction",
+    ),
+    (
+        "tests/hw/kernels/shared_patterns.toml",
+        "constant bank 2 is not modelled",
+    ),
+];
+
+type Outputs = Vec<(String, String, Vec<u8>)>;
+
+fn run(spec: &Spec, isa: Isa) -> Result<(serde_json::Value, Outputs), String> {
+    let opts = RunOptions {
+        write_outputs: false,
+        isa,
+        ..RunOptions::default()
+    };
+    let r = run_spec(spec, &opts, &mut |_, _, _| {}).map_err(|e| e.to_string())?;
+    let json = serde_json::to_value(&r).expect("the report serializes");
+    Ok((json, r.outputs))
+}
+
+#[test]
+fn committed_sass_is_that_of_the_committed_ptx() {
+    for (path, _) in common::CASES {
+        let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let ptx = gpumemsim::run::spec_ptx(&spec, false).expect("ptx");
+        let sass_path = ptx.path.with_extension("sass");
+        let text = std::fs::read_to_string(&sass_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", sass_path.display()));
+        let (kernels, hash) = gpumemsim::sass::header(&text);
+        assert_eq!(
+            hash.as_deref(),
+            Some(gpumemsim::sass::tools::ptx_hash(&ptx.text).as_str()),
+            "{}: made from another PTX; run `gpumemsim sass {path}`",
+            sass_path.display()
+        );
+        assert!(
+            !kernels.is_empty(),
+            "{}: no kernels in the header",
+            sass_path.display()
+        );
+    }
+}
+
+#[test]
+fn sass_and_ptx_give_bit_identical_outputs() {
+    let mut compared = 0;
+    let mut launches = 0;
+    for (path, _) in common::CASES {
+        let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let sass = run(&spec, Isa::Sass);
+        if let Some((_, why)) = NOT_YET.iter().find(|(p, _)| p == path) {
+            let e = sass
+                .err()
+                .unwrap_or_else(|| panic!("{path} now runs as SASS: take it off NOT_YET"));
+            assert!(e.contains(why), "{path}: {e}");
+            assert!(
+                e.contains(".sass:"),
+                "{path}: the error names the SASS line: {e}"
+            );
+            continue;
+        }
+        let (sj, so) = sass.unwrap_or_else(|e| panic!("{path} as SASS: {e}"));
+        let (_, po) = run(&spec, Isa::Ptx).unwrap_or_else(|e| panic!("{path} as PTX: {e}"));
+        assert_eq!(so.len(), po.len(), "{path}: outputs");
+        assert!(!so.is_empty(), "{path}: no outputs to compare");
+        for (s, p) in so.iter().zip(&po) {
+            assert_eq!(s.0, p.0);
+            if s.2 != p.2 {
+                let first = s.2.iter().zip(&p.2).position(|(a, b)| a != b);
+                panic!(
+                    "{path}: output {} differs between SASS and PTX (first differing byte {first:?} of {})",
+                    s.0,
+                    s.2.len()
+                );
+            }
+        }
+        for l in sj["launches"].as_array().expect("launches") {
+            assert_eq!(l["isa"], "sass", "{path}");
+            launches += 1;
+        }
+        compared += 1;
+    }
+    assert!(compared + NOT_YET.len() == common::CASES.len());
+    assert!(launches >= 100, "only {launches} launches ran as SASS");
+}
