@@ -104,3 +104,84 @@ fn sass_and_ptx_give_bit_identical_outputs() {
     assert!(compared + NOT_YET.len() == common::CASES.len());
     assert!(launches >= 100, "only {launches} launches ran as SASS");
 }
+
+/// The recorded H200 counters of `program`'s cubin (tests/hw/h200/sass/ncu/NAME.csv).
+fn hardware(program: &str) -> Option<Vec<gpumemsim::report::compare::NcuLaunch>> {
+    let p = format!("tests/hw/h200/sass/ncu/{program}.csv");
+    let text = std::fs::read_to_string(&p).ok()?;
+    Some(gpumemsim::report::compare::parse_ncu_csv(&text).unwrap_or_else(|e| panic!("{p}: {e}")))
+}
+
+/// Metrics of the recorded set that the SASS path reproduces exactly on every launch of every
+/// spec it runs (the others are reported by `sass_counters_against_the_h200` but not required).
+const EXACT: &[&str] = &[
+    "smsp__inst_executed.sum",
+    "smsp__sass_inst_executed_op_global_ld.sum",
+    "smsp__sass_inst_executed_op_global_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "smsp__sass_inst_executed_op_local_ld.sum",
+    "smsp__sass_inst_executed_op_local_st.sum",
+    "smsp__sass_inst_executed_op_global_atom.sum",
+    "smsp__sass_inst_executed_op_global_red.sum",
+    "smsp__sass_inst_executed_op_shared_atom.sum",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "launch__registers_per_thread",
+];
+
+#[test]
+fn sass_counters_against_the_h200() {
+    let mut checked = 0;
+    let mut mismatches: Vec<String> = Vec::new();
+    for (path, program) in common::CASES {
+        if NOT_YET.iter().any(|(p, _)| p == path) {
+            continue;
+        }
+        let hw = hardware(program)
+            .unwrap_or_else(|| panic!("no H200 SASS data for {program} (tests/hw/h200/sass/ncu)"));
+        let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let (sim, _) = run(&spec, Isa::Sass).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let sl = sim["launches"].as_array().expect("launches");
+        assert_eq!(
+            sl.len(),
+            hw.len(),
+            "{path}: launches simulated and recorded"
+        );
+        for (i, (s, h)) in sl.iter().zip(&hw).enumerate() {
+            for (metric, hv) in &h.metrics {
+                let Some(sv) = s["metrics"][metric].as_f64() else {
+                    continue;
+                };
+                checked += 1;
+                if sv != *hv {
+                    mismatches.push(format!(
+                        "{program} launch {} ({}): {metric}: simulated {sv}, H200 {hv}",
+                        i + 1,
+                        h.kernel
+                    ));
+                }
+            }
+        }
+    }
+    for m in &mismatches {
+        eprintln!("{m}");
+    }
+    let required: Vec<&String> = mismatches
+        .iter()
+        .filter(|m| EXACT.iter().any(|e| m.contains(&format!(": {e}:"))))
+        .collect();
+    assert!(
+        required.is_empty(),
+        "{} of the exact counters differ from the H200's:\n{}",
+        required.len(),
+        required
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(checked > 1000, "only {checked} values compared");
+}

@@ -462,6 +462,14 @@ pub struct SassCode {
     pub zero: SReg,
     /// The slot that takes writes to `RZ`/`URZ`.
     pub sink: SReg,
+    /// The first convergence-barrier slot (`B0`): lane 0 holds the barrier's lanes, lane 1
+    /// those that wait at its `BSYNC`, lane 2 that `BSYNC`'s index.
+    pub b: SReg,
+    /// Each lane's group: lanes run together only while in the same group (see
+    /// [`crate::sass`]).
+    pub gid: SReg,
+    /// Lane 0: the lanes waiting at a `BSYNC`; lane 1: the last group number given out.
+    pub aux: SReg,
     /// Hardware registers per thread (ptxas), for the report.
     pub registers: u32,
     /// Bytes of local memory per thread ptxas's stack frame takes.

@@ -143,6 +143,8 @@ pub(crate) struct Slots {
     pub zero: u16,
     pub ur: u16,
     pub b: u16,
+    pub gid: u16,
+    pub aux: u16,
     pub sink: u16,
 }
 
@@ -185,12 +187,16 @@ impl Slots {
         let zero = nr;
         let ur = zero + 1;
         let b = ur + (max_ur + 2) as u16;
-        let sink = b + 16;
+        let gid = b + 16;
+        let aux = gid + 1;
+        let sink = aux + 1;
         Slots {
             nr,
             zero,
             ur,
             b,
+            gid,
+            aux,
             sink,
         }
     }

@@ -25,7 +25,11 @@
 //!   the same shared offsets as for the PTX.
 //! - reconvergence: `BSSY B, L` opens a convergence barrier over the active lanes, `BSYNC B`
 //!   waits for them (Volta's independent thread scheduling reconverges where the compiler put
-//!   `BSYNC`, not at an immediate post-dominator); `BREAK B` takes lanes out of it.
+//!   `BSYNC`, not at an immediate post-dominator); `BREAK B` takes lanes out of it. The lanes a
+//!   divergent branch separates stay separate groups until a `BSYNC` joins them, even where
+//!   they reach the same instruction: each group issues it (the `BSYNC` itself included), which
+//!   is what the H200 counts (`smsp__inst_executed.sum` of examples/histogram.cu is one
+//!   instruction per block higher than a schedule that merges lanes at equal addresses).
 
 pub mod decode;
 pub mod tools;
@@ -209,6 +213,9 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassEr
             insts: d.insts,
             zero: d.slots.zero,
             sink: d.slots.sink,
+            b: d.slots.b,
+            gid: d.slots.gid,
+            aux: d.slots.aux,
             registers: info.map(|h| h.registers).unwrap_or(0),
             stack_frame,
             file: file.to_string(),

@@ -105,6 +105,83 @@ fn logic(op: PLogic, t: bool, p: bool) -> bool {
     }
 }
 
+/// Lanes waiting at a `BSYNC`.
+#[inline(always)]
+fn parked(w: &Warp, sc: &SassCode) -> u32 {
+    w.regs[sc.aux as usize * 32] as u32
+}
+
+fn set_parked(w: &mut Warp, sc: &SassCode, v: u32) {
+    w.regs[sc.aux as usize * 32] = v as u64;
+}
+
+/// The next group to run: of the ready lanes not waiting at a `BSYNC`, those at the lowest
+/// instruction index, and of them the group of the lowest lane.
+#[inline(always)]
+fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
+    let parked = parked(w, sc);
+    let ready = w.ready() & !parked;
+    if ready == 0 || w.converged {
+        return (w.pc, ready);
+    }
+    let mut min = u32::MAX;
+    let mut m = 0u32;
+    for l in lanes(ready) {
+        let p = w.lane_pc[l];
+        if p < min {
+            min = p;
+            m = 1 << l;
+        } else if p == min {
+            m |= 1 << l;
+        }
+    }
+    let gid = sc.gid as usize * 32;
+    let g0 = w.regs[gid + m.trailing_zeros() as usize];
+    let mut mg = 0u32;
+    for l in lanes(m) {
+        if w.regs[gid + l] == g0 {
+            mg |= 1 << l;
+        }
+    }
+    if mg == ready && w.waiting == 0 && parked == 0 {
+        w.converged = true;
+        w.pc = min;
+    }
+    (min, mg)
+}
+
+/// Lets the lanes waiting at barrier `bar`'s `BSYNC` go on when every live lane of the barrier
+/// has arrived; they join one group.
+fn release_if_complete(w: &mut Warp, sc: &SassCode, bar: usize) -> bool {
+    let base = bar * 32;
+    let members = w.regs[base] as u32 & w.live;
+    let arrived = w.regs[base + 1] as u32 & w.live;
+    if arrived == 0 || members & !arrived != 0 {
+        return false;
+    }
+    let at = w.regs[base + 2] as u32;
+    let gid = sc.gid as usize * 32;
+    let g = w.regs[gid + arrived.trailing_zeros() as usize];
+    for l in lanes(arrived) {
+        w.lane_pc[l] = at + 1;
+        w.regs[gid + l] = g;
+    }
+    w.regs[base + 1] = 0;
+    let p = parked(w, sc) & !arrived;
+    set_parked(w, sc, p);
+    true
+}
+
+/// After lanes left a barrier or exited: releases every barrier now complete.
+fn release_complete(w: &mut Warp, sc: &SassCode) {
+    if parked(w, sc) == 0 {
+        return;
+    }
+    for b in 0..16 {
+        release_if_complete(w, sc, sc.b as usize + b);
+    }
+}
+
 impl<O: Observer> Ctx<'_, '_, O> {
     /// A word of constant bank `bank` at byte `off` (0 past its end: load-time checks keep
     /// bank-0 offsets inside the layout).
@@ -172,7 +249,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
     #[inline(always)]
     fn put(&self, w: &mut Warp, sc: &SassCode, d: u16, e: u32, out: &[u32; 32]) {
         let regs = &mut w.regs[d as usize * 32..d as usize * 32 + 32];
-        if d > sc.zero && d < sc.sink - 16 {
+        if d > sc.zero && d < sc.b {
             if e != 0 {
                 let v = out[e.trailing_zeros() as usize] as u64;
                 regs.iter_mut().for_each(|r| *r = v);
@@ -197,8 +274,20 @@ impl<O: Observer> Ctx<'_, '_, O> {
         self.warp = w.id;
         w.preds[crate::ir::sass::PT as usize] = !0;
         loop {
-            let (pc, m) = w.select();
+            let (pc, m) = select(w, sc);
             if m == 0 {
+                let stuck = parked(w, sc);
+                if stuck != 0 && w.waiting == 0 && w.live & !stuck == 0 {
+                    let detail = format!(
+                        "lanes {stuck:#010x} wait at a BSYNC for lanes of their convergence barrier that can never arrive"
+                    );
+                    let pc = w.lane_pc[stuck.trailing_zeros() as usize];
+                    return Err((
+                        FaultKind::Unsupported { detail },
+                        pc,
+                        w.id * 32 + stuck.trailing_zeros(),
+                    ));
+                }
                 return Ok(());
             }
             let Some(si) = sc.insts.get(pc as usize) else {
@@ -574,35 +663,51 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 self.put(w, sc, *d, e, &[r; 32]);
             }
             SOp::Bra { target } => {
+                if e != m && e != 0 {
+                    // The taken lanes become a group of their own.
+                    let counter = sc.aux as usize * 32 + 1;
+                    let g = w.regs[counter] + 1;
+                    w.regs[counter] = g;
+                    for l in lanes(e) {
+                        w.regs[sc.gid as usize * 32 + l] = g;
+                    }
+                }
                 w.branch(m, e, pc, *target);
                 return Ok(());
             }
             SOp::Exit => {
                 w.exit(m, e, pc);
+                release_complete(w, sc);
                 return Ok(());
             }
             SOp::Bssy { b: bar } => {
                 w.regs[*bar as usize * 32] = e as u64;
+                w.regs[*bar as usize * 32 + 1] = 0;
             }
             SOp::Bsync { b: bar } => {
-                // Under the min-PC schedule the lanes of the barrier that have not arrived are
-                // ahead of it; waiting for them is not modelled, so say so rather than guess.
-                let members = w.regs[*bar as usize * 32] as u32 & w.live;
-                let ahead = members & !m;
-                if e != 0 && ahead != 0 {
-                    let detail = format!(
-                        "BSYNC: lanes {ahead:#010x} of the convergence barrier are past it while lanes {m:#010x} arrive (reconvergence of this shape is not modelled yet; run with --isa ptx)"
-                    );
-                    return Err((
-                        FaultKind::Unsupported { detail },
-                        pc,
-                        w.id * 32 + e.trailing_zeros(),
-                    ));
+                // The group waits here until every live lane of the barrier has arrived.
+                let base = *bar as usize * 32;
+                if e != 0 {
+                    w.regs[base + 1] |= e as u64;
+                    w.regs[base + 2] = pc as u64;
+                    if w.converged && e != w.live & !w.waiting {
+                        w.lane_pc = [pc; 32];
+                        w.converged = false;
+                    }
+                    if !w.converged {
+                        let p = parked(w, sc) | e;
+                        set_parked(w, sc, p);
+                        release_if_complete(w, sc, *bar as usize);
+                        w.advance(m & !e, pc + 1);
+                        return Ok(());
+                    }
+                    w.regs[base + 1] = 0;
                 }
             }
             SOp::Break { b: bar } => {
                 let v = w.regs[*bar as usize * 32] as u32 & !e;
                 w.regs[*bar as usize * 32] = v as u64;
+                release_if_complete(w, sc, *bar as usize);
             }
             SOp::Bar { id, count, arrive } => {
                 if e != 0 {
