@@ -185,3 +185,65 @@ fn sass_counters_against_the_h200() {
     );
     assert!(checked > 1000, "only {checked} values compared");
 }
+
+#[test]
+fn sass_outputs_equal_those_of_the_same_cubins_on_the_h200() {
+    use sha2::{Digest, Sha256};
+    let text = std::fs::read_to_string("tests/hw/h200/sass/outputs.sha256")
+        .expect("tests/hw/h200/sass/outputs.sha256");
+    let hashes: std::collections::BTreeMap<&str, &str> = text
+        .lines()
+        .filter_map(|l| l.split_once("  ").map(|(h, p)| (p.trim(), h.trim())))
+        .collect();
+    let mut checked = 0;
+    for (path, program) in common::CASES {
+        if NOT_YET.iter().any(|(p, _)| p == path) {
+            continue;
+        }
+        let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let (_, outputs) = run(&spec, Isa::Sass).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for (_, file, bytes) in &outputs {
+            let rel = format!("outputs/{program}/{file}");
+            let want = hashes
+                .get(rel.as_str())
+                .unwrap_or_else(|| panic!("no H200 hash for {rel}"));
+            let got = format!("{:x}", Sha256::digest(bytes));
+            assert_eq!(&got, want, "{rel}: the SASS run differs from the H200's");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} outputs compared");
+}
+
+#[test]
+fn the_pinned_tools_remake_every_committed_sass() {
+    let tools = gpumemsim::sass::tools::find("ptxas")
+        .and_then(|_| gpumemsim::sass::tools::find("nvdisasm"));
+    let install = format!(
+        "python3 -m pip install {} {}",
+        gpumemsim::sass::tools::PTXAS_PACKAGE,
+        gpumemsim::sass::tools::NVDISASM_PACKAGE
+    );
+    if gpumemsim::testing::require("ptxas and nvdisasm", tools, &install).is_none() {
+        return;
+    }
+    // A cache of this run's own, so the tools really run.
+    let cache = std::env::temp_dir().join(format!("gpumemsim-sass-test-{}", std::process::id()));
+    std::env::set_var("GPUMEMSIM_CACHE", &cache);
+    let mut remade = 0;
+    for (path, _) in common::CASES {
+        let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let ptx = gpumemsim::run::spec_ptx(&spec, false).expect("ptx");
+        let c =
+            gpumemsim::sass::tools::compile(&ptx.text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let committed = std::fs::read_to_string(ptx.path.with_extension("sass")).expect("sass");
+        assert!(
+            c.sass == committed,
+            "{path}: the tools make another SASS than the committed one"
+        );
+        assert!(c.cubin.starts_with(b"\x7fELF"), "{path}: not a cubin");
+        remade += 1;
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+    assert_eq!(remade, common::CASES.len());
+}

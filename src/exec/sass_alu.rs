@@ -267,6 +267,11 @@ pub fn ffma(a: u32, b: u32, c: u32, k: u32) -> u32 {
     float::fma_f32(a, b, c, fmode(k))
 }
 
+/// `FFMA d, a, b, c` (round to nearest, no `.FTZ`/`.SAT`): [`ffma`] without the mode decoding.
+pub fn ffma_rn(a: u32, b: u32, c: u32, _: u32) -> u32 {
+    float::fma_f32(a, b, c, FMode::RN)
+}
+
 /// `I2FP.F32.S32 d, a` and `I2F.S32` (round to nearest even).
 pub fn i2f_s32(a: u32, _: u32, _: u32, _: u32) -> u32 {
     (a as i32 as f32).to_bits()

@@ -16,7 +16,7 @@ OUT=${OUT:-$HERE/sass-out}
 mkdir -p "$OUT"
 W=$(mktemp -d)
 S=$W/sass
-mkdir -p "$S/ncu" "$S/logs" "$S/outputs" "$W/build"
+mkdir -p "$S/ncu" "$S/logs" "$S/outputs" "$W/build" "$W/scratch"
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"

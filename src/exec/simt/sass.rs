@@ -203,21 +203,20 @@ impl<O: Observer> Ctx<'_, '_, O> {
 
     /// All 32 lanes of a source operand, modifiers applied.
     #[inline(always)]
-    fn fill(&self, w: &Warp, s: SSrc, out: &mut [u32; 32]) {
-        match s.o {
+    fn vals(&self, w: &Warp, s: SSrc) -> [u32; 32] {
+        let v: [u32; 32] = match s.o {
             Opnd::R(r) => {
-                let regs = &w.regs[r as usize * 32..r as usize * 32 + 32];
-                for l in 0..32 {
-                    out[l] = regs[l] as u32;
-                }
+                let b = r as usize * 32;
+                let regs: &[u64] = &w.regs[b..b + 32];
+                std::array::from_fn(|l| regs[l] as u32)
             }
-            Opnd::Imm(v) => *out = [v; 32],
-            Opnd::C { bank, off } => *out = [self.cword(bank, off, 4).unwrap_or(0) as u32; 32],
-        }
+            Opnd::Imm(v) => [v; 32],
+            Opnd::C { bank, off } => [self.cword(bank, off, 4).unwrap_or(0) as u32; 32],
+        };
         if s.m != 0 {
-            for v in out.iter_mut() {
-                *v = s.apply(*v);
-            }
+            v.map(|x| s.apply(x))
+        } else {
+            v
         }
     }
 
@@ -328,7 +327,6 @@ impl<O: Observer> Ctx<'_, '_, O> {
         m: u32,
         e: u32,
     ) -> Result<(), Fault> {
-        let (mut a, mut b, mut c) = ([0u32; 32], [0u32; 32], [0u32; 32]);
         let mut out = [0u32; 32];
         match &si.op {
             SOp::Alu {
@@ -339,12 +337,11 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 c: sc_,
                 k,
             } => {
-                self.fill(w, *sa, &mut a);
-                self.fill(w, *sb, &mut b);
-                self.fill(w, *sc_, &mut c);
-                for l in 0..32 {
-                    out[l] = f(a[l], b[l], c[l], *k);
-                }
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
+                let k = *k;
+                let out: [u32; 32] = std::array::from_fn(|l| f(a[l], b[l], c[l], k));
                 self.put(w, sc, *d, e, &out);
             }
             SOp::AluP {
@@ -354,8 +351,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 b: sb,
                 p,
             } => {
-                self.fill(w, *sa, &mut a);
-                self.fill(w, *sb, &mut b);
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
                 let pm = pbits(w, *p);
                 for l in 0..32 {
                     out[l] = f(a[l], b[l], 0, pm >> l & 1);
@@ -369,19 +366,31 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 c: sc_,
                 signed,
             } => {
-                self.fill(w, *sa, &mut a);
-                self.fill(w, *sb, &mut b);
-                let mut hi = [0u32; 32];
-                for l in lanes(e) {
-                    let p = if *signed {
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                // The addend pair: a register pair, or a 64-bit constant or immediate.
+                let (clo, chi): ([u32; 32], [u32; 32]) = match sc_.o {
+                    Opnd::R(r) if r == sc.zero => ([0; 32], [0; 32]),
+                    Opnd::R(r) => (
+                        self.vals(w, SSrc::of(Opnd::R(r))),
+                        self.vals(w, SSrc::of(Opnd::R(r + 1))),
+                    ),
+                    _ => {
+                        let v = self.pair(w, *sc_, 0, sc);
+                        ([v as u32; 32], [(v >> 32) as u32; 32])
+                    }
+                };
+                let signed = *signed;
+                let v: [u64; 32] = std::array::from_fn(|l| {
+                    let p = if signed {
                         (a[l] as i32 as i64).wrapping_mul(b[l] as i32 as i64) as u64
                     } else {
                         a[l] as u64 * b[l] as u64
                     };
-                    let v = p.wrapping_add(self.pair(w, *sc_, l, sc));
-                    out[l] = v as u32;
-                    hi[l] = (v >> 32) as u32;
-                }
+                    p.wrapping_add(clo[l] as u64 | (chi[l] as u64) << 32)
+                });
+                let out: [u32; 32] = std::array::from_fn(|l| v[l] as u32);
+                let hi: [u32; 32] = std::array::from_fn(|l| (v[l] >> 32) as u32);
                 self.put(w, sc, *d, e, &out);
                 let d2 = if *d == sc.sink { *d } else { *d + 1 };
                 self.put(w, sc, d2, e, &hi);
@@ -396,9 +405,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 cin,
                 cout,
             } => {
-                self.fill(w, *sa, &mut a);
-                self.fill(w, *sb, &mut b);
-                self.fill(w, *sc_, &mut c);
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
                 let (c0, c1) = (pbits(w, cin[0]), pbits(w, cin[1]));
                 let (mut p0, mut p1) = (0u32, 0u32);
                 for l in 0..32 {
@@ -420,9 +429,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 c: sc_,
                 lut,
             } => {
-                self.fill(w, *sa, &mut a);
-                self.fill(w, *sb, &mut b);
-                self.fill(w, *sc_, &mut c);
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
                 let mut bits = 0u32;
                 for l in 0..32 {
                     out[l] = lut3(a[l], b[l], c[l], *lut as u32);
@@ -442,8 +451,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 pin,
                 ex,
             } => {
-                self.fill(w, *sa, &mut a);
-                self.fill(w, *sb, &mut b);
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
                 let pm = pbits(w, *pin);
                 let xm = ex.map(|x| pbits(w, x));
                 let (mut pt, mut qt) = (0u32, 0u32);
@@ -478,8 +487,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 b: sb,
                 pin,
             } => {
-                self.fill(w, *sa, &mut a);
-                self.fill(w, *sb, &mut b);
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
                 let pm = pbits(w, *pin);
                 let (mut pt, mut qt) = (0u32, 0u32);
                 let f = |x: u32| -> f64 {
@@ -567,22 +576,28 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 shared,
             } => {
                 if e != 0 {
-                    let mut addrs = [0u64; 32];
                     let (b0, u0) = (*base as usize * 32, *ubase as usize * 32);
-                    let wide_pair = *wide && *base != sc.zero;
-                    for l in 0..32 {
-                        let mut v = w.regs[b0 + l] & 0xffff_ffff;
-                        if wide_pair {
-                            v |= (w.regs[b0 + 32 + l] & 0xffff_ffff) << 32;
-                        }
-                        v = v
-                            .wrapping_add(w.regs[u0 + l] & 0xffff_ffff)
-                            .wrapping_add(*off as i64 as u64);
-                        if *shared {
-                            v = v.wrapping_sub(SHARED_RESERVED);
-                        }
-                        addrs[l] = v;
-                    }
+                    let lo: &[u64] = &w.regs[b0..b0 + 32];
+                    let ub: &[u64] = &w.regs[u0..u0 + 32];
+                    let off = (*off as i64 as u64).wrapping_sub(if *shared {
+                        SHARED_RESERVED
+                    } else {
+                        0
+                    });
+                    let addrs: [u64; 32] = if *wide && *base != sc.zero {
+                        let hi: &[u64] = &w.regs[b0 + 32..b0 + 64];
+                        std::array::from_fn(|l| {
+                            ((lo[l] & 0xffff_ffff) | (hi[l] & 0xffff_ffff) << 32)
+                                .wrapping_add(ub[l] & 0xffff_ffff)
+                                .wrapping_add(off)
+                        })
+                    } else {
+                        std::array::from_fn(|l| {
+                            (lo[l] & 0xffff_ffff)
+                                .wrapping_add(ub[l] & 0xffff_ffff)
+                                .wrapping_add(off)
+                        })
+                    };
                     let inst = &self.l.kernel.code[pc as usize];
                     self.memory_at(w, mem, inst, pc, e, addrs)?;
                 }
@@ -595,8 +610,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 b: sb,
                 c: sc_,
             } => {
-                self.fill(w, *sb, &mut b);
-                self.fill(w, *sc_, &mut c);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
                 let src: [u32; 32] = std::array::from_fn(|l| w.regs[*ra as usize * 32 + l] as u32);
                 let mut pv = 0u32;
                 for l in lanes(e) {
