@@ -92,6 +92,10 @@ pub struct LineReport {
     pub max_way: u32,
     /// Bytes per lane of the line's widest memory access.
     pub width: u32,
+    /// When the kernel ran as SASS: the line's instructions that executed, as Nsight Compute's
+    /// Source page lists them (warp-level executions, then the instruction), in address order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sass: Vec<String>,
     /// Thread-level memory accesses on this line (for ideal-sector estimates).
     pub thread_accesses: u64,
     /// Whether the line's shared accesses are loads, stores or both.
@@ -261,6 +265,7 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
             metrics: BTreeMap::new(),
             max_way: 1,
             width: 0,
+            sass: Vec::new(),
             thread_accesses: 0,
             counters: MemCounters::default(),
         });
@@ -269,9 +274,25 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
         lr.thread_accesses += profile.thread_inst[pc];
         lr.max_way = lr.max_way.max(c.shared_max_way());
     }
+    if kernel.sass.is_some() {
+        // The SASS of each reported line, with Nsight Compute's per-instruction counter.
+        for (pc, &n) in profile.warp_inst.iter().enumerate() {
+            let info = &kernel.info[pc];
+            if n == 0 {
+                continue;
+            }
+            if let Some(lr) = by_line.get_mut(&(info.src_file, info.src_line)) {
+                lr.sass.push(format!("{n:>12}  {}", info.text));
+                *lr.metrics
+                    .entry("smsp__inst_executed.sum".into())
+                    .or_insert(0) += n;
+            }
+        }
+    }
     by_line
         .into_values()
         .map(|mut l| {
+            let inst = l.metrics.remove("smsp__inst_executed.sum");
             l.metrics = l
                 .counters
                 .metrics()
@@ -279,6 +300,9 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
                 .filter(|(_, v)| *v != 0)
                 .map(|(k, v)| (k.to_string(), v))
                 .collect();
+            if let Some(n) = inst {
+                l.metrics.insert("smsp__inst_executed.sum".into(), n);
+            }
             l
         })
         .collect()

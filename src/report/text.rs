@@ -5,6 +5,32 @@ use std::fmt::Write;
 
 use super::{LaunchReport, LineReport, Report};
 
+/// How many SASS instructions of a worst line the text report lists.
+const SASS_LINES: usize = 12;
+
+/// How early the text report lists a SASS instruction (`count  [@P] OPCODE ...`) of a line:
+/// local accesses (spills and per-thread arrays) first, then other memory accesses, then the rest.
+fn mem_rank(listed: &str) -> u8 {
+    let mut it = listed.split_whitespace().skip(1);
+    let op = match it.next() {
+        Some(g) if g.starts_with('@') => it.next().unwrap_or(""),
+        Some(o) => o,
+        None => "",
+    };
+    if op.starts_with("LDL") || op.starts_with("STL") {
+        0
+    } else if ["LDG", "STG", "LDS", "STS", "LD.", "ST.", "ATOM", "RED"]
+        .iter()
+        .any(|p| op.starts_with(p))
+        || op == "LD"
+        || op == "ST"
+    {
+        1
+    } else {
+        2
+    }
+}
+
 /// A number with thousands separators.
 pub fn thousands(v: u64) -> String {
     let s = v.to_string();
@@ -23,12 +49,14 @@ fn m(l: &LaunchReport, k: &str) -> u64 {
 }
 
 /// One finding on one line: how much it wastes (for ranking) and what to say.
-struct Finding {
+struct Finding<'a> {
     waste: u64,
     text: String,
+    /// The line it is about.
+    line: Option<&'a LineReport>,
 }
 
-fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
+fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>> {
     let c = &line.counters;
     let mut out = Vec::new();
     let where_ = format!("{}:{}", line.file, line.line);
@@ -65,6 +93,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
             format!("fix: {}-byte accesses conflict when lanes of one phase share a bank; make consecutive lanes read consecutive {}-byte elements", line.width, line.width)
         };
         out.push(Finding {
+            line: Some(line),
             waste: conflicts,
             text: format!(
                 "{where_}{code}\n    {what}, {way}-way bank conflict: {} extra wavefronts of {} ({pct}% of all shared wavefronts)\n    {fix}",
@@ -89,6 +118,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
         }
         let per = sectors as f64 / requests as f64;
         out.push(Finding {
+            line: Some(line),
             waste: sectors - ideal,
             text: format!(
                 "{where_}{code}\n    {what}, uncoalesced: {} sectors for {} requests ({per:.1} sectors per request; the {}-byte accesses need {} sectors)\n    fix: make consecutive threads (threadIdx.x) touch consecutive addresses: swap the index order, or stage the data through shared memory",
@@ -101,6 +131,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
     }
     if c.const_serialization > 0 {
         out.push(Finding {
+            line: Some(line),
             waste: c.const_serialization,
             text: format!(
                 "{where_}{code}\n    constant load, serialized: {} extra requests ({} requests for {} instructions); constant memory broadcasts one address per warp\n    fix: let the whole warp read the same element, or keep an indexed table in global memory (const __restrict__ / __ldg)",
@@ -113,6 +144,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
     let local = c.local_ld_sectors + c.local_st_sectors;
     if local > 0 {
         out.push(Finding {
+            line: Some(line),
             waste: local,
             text: format!(
                 "{where_}{code}\n    local memory: {} sectors ({} loads, {} stores); local memory lives in device memory\n    fix: avoid dynamically indexed per-thread arrays and register spills (check `Used N registers, N bytes spill` in the report)",
@@ -250,9 +282,34 @@ pub fn render(r: &Report, top: usize) -> String {
             let _ = writeln!(s, "  no bank conflicts, uncoalesced accesses, constant serialization or local traffic found");
         } else {
             let _ = writeln!(s, "  worst lines:");
+            let mut shown: Vec<(&str, u32)> = Vec::new();
             for f in all.iter().take(top) {
                 for line in f.text.lines() {
                     let _ = writeln!(s, "  {line}");
+                }
+                // The line's SASS once, under its first finding (as Nsight Compute's Source
+                // page shows it: executions per instruction).
+                if let Some(lr) = f.line {
+                    let key = (lr.file.as_str(), lr.line);
+                    if !lr.sass.is_empty() && !shown.contains(&key) {
+                        shown.push(key);
+                        let _ = writeln!(
+                            s,
+                            "      SASS (warp-level executions; memory instructions first):"
+                        );
+                        let mut listed: Vec<&String> = lr.sass.iter().collect();
+                        listed.sort_by_key(|i| mem_rank(i));
+                        for i in listed.iter().take(SASS_LINES) {
+                            let _ = writeln!(s, "      {i}");
+                        }
+                        if lr.sass.len() > SASS_LINES {
+                            let _ = writeln!(
+                                s,
+                                "      ... {} more instructions (all in the JSON report)",
+                                lr.sass.len() - SASS_LINES
+                            );
+                        }
+                    }
                 }
             }
         }
