@@ -514,8 +514,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 put_pred(w, *q, e, lut3(x, y, z, lut[1] as u32));
             }
             SOp::S2r { d, sr, .. } => {
-                for l in 0..32 {
-                    out[l] = match sr {
+                for (l, o) in out.iter_mut().enumerate() {
+                    *o = match sr {
                         SpecialReg::Ptx(s) => self.sreg(w, mem, *s, l) as u32,
                         SpecialReg::CgaCtaId | SpecialReg::Zero => 0,
                     };
