@@ -155,7 +155,17 @@ impl Slots {
 
     fn of(k: &RawKernel) -> Slots {
         let (mut max_r, mut max_ur) = (0u32, 0u32);
+        // Convergence barriers used (`BSSY B1, ...`): only those get slots, since every slot is
+        // zeroed for each block.
+        let mut nb = 0u16;
         for (_, _, _, t) in &k.insts {
+            for w in t.split([' ', ',']) {
+                if let Some(n) = w.strip_prefix('B').and_then(|n| n.parse::<u16>().ok()) {
+                    if n < 16 {
+                        nb = nb.max(n + 1);
+                    }
+                }
+            }
             let b = t.as_bytes();
             for i in 0..b.len() {
                 if b[i] != b'R'
@@ -183,11 +193,12 @@ impl Slots {
             }
         }
         // Room for the widest register group an instruction names (a 128-bit access).
-        let nr = (max_r + 4).min(256) as u16;
+        // Registers past R254 and UR63 do not exist; a larger number is refused when decoded.
+        let nr = max_r.saturating_add(4).min(256) as u16;
         let zero = nr;
         let ur = zero + 1;
-        let b = ur + (max_ur + 2) as u16;
-        let gid = b + 16;
+        let b = ur + max_ur.saturating_add(2).min(66) as u16;
+        let gid = b + nb;
         let aux = gid + 1;
         let sink = aux + 1;
         Slots {
@@ -379,16 +390,16 @@ impl Dec<'_> {
         }
         if let Some(n) = t.strip_prefix("UR") {
             let n: u16 = n.parse().ok()?;
-            let slot = self.s.ur + n;
+            let slot = self.s.ur.checked_add(n)?;
             return (slot < self.s.b).then_some(slot);
         }
         if let Some(n) = t.strip_prefix('R') {
             let n: u16 = n.parse().ok()?;
-            return (n < self.s.nr).then_some(n);
+            return (n < self.s.nr && n < 255).then_some(n);
         }
         if let Some(n) = t.strip_prefix('B') {
             let n: u16 = n.parse().ok()?;
-            return (n < 16).then_some(self.s.b + n);
+            return (n < self.s.gid - self.s.b).then(|| self.s.b + n);
         }
         None
     }

@@ -177,8 +177,8 @@ fn release_complete(w: &mut Warp, sc: &SassCode) {
     if parked(w, sc) == 0 {
         return;
     }
-    for b in 0..16 {
-        release_if_complete(w, sc, sc.b as usize + b);
+    for b in sc.b..sc.gid {
+        release_if_complete(w, sc, b as usize);
     }
 }
 
@@ -327,7 +327,6 @@ impl<O: Observer> Ctx<'_, '_, O> {
         m: u32,
         e: u32,
     ) -> Result<(), Fault> {
-        let mut out = [0u32; 32];
         match &si.op {
             SOp::Alu {
                 f,
@@ -351,6 +350,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 b: sb,
                 p,
             } => {
+                let mut out = [0u32; 32];
                 let a = self.vals(w, *sa);
                 let b = self.vals(w, *sb);
                 let pm = pbits(w, *p);
@@ -405,6 +405,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 cin,
                 cout,
             } => {
+                let mut out = [0u32; 32];
                 let a = self.vals(w, *sa);
                 let b = self.vals(w, *sb);
                 let c = self.vals(w, *sc_);
@@ -429,6 +430,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 c: sc_,
                 lut,
             } => {
+                let mut out = [0u32; 32];
                 let a = self.vals(w, *sa);
                 let b = self.vals(w, *sb);
                 let c = self.vals(w, *sc_);
@@ -514,6 +516,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 put_pred(w, *q, e, lut3(x, y, z, lut[1] as u32));
             }
             SOp::S2r { d, sr, .. } => {
+                let mut out = [0u32; 32];
                 for (l, o) in out.iter_mut().enumerate() {
                     *o = match sr {
                         SpecialReg::Ptx(s) => self.sreg(w, mem, *s, l) as u32,
@@ -531,6 +534,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 signed,
                 ..
             } => {
+                let mut out = [0u32; 32];
                 let n = *bytes as usize;
                 let mut hi = [0u32; 32];
                 for l in lanes(e) {
@@ -610,6 +614,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 b: sb,
                 c: sc_,
             } => {
+                let mut out = [0u32; 32];
                 let b = self.vals(w, *sb);
                 let c = self.vals(w, *sc_);
                 let src: [u32; 32] = std::array::from_fn(|l| w.regs[*ra as usize * 32 + l] as u32);
