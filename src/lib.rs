@@ -17,6 +17,7 @@ pub mod ptx;
 pub mod report;
 pub mod run;
 pub mod runtime;
+pub mod sass;
 pub mod sched;
 pub mod spec;
 #[doc(hidden)]

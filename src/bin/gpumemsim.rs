@@ -87,6 +87,18 @@ enum Cmd {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Compile a spec's PTX to sm_90 SASS (ptxas and nvdisasm from pip) and write the `.sass`
+    /// next to the `.ptx`, so `run --isa sass` needs nothing installed.
+    Sass {
+        /// The launch spec (TOML).
+        spec: PathBuf,
+        /// Where to write the SASS (default: the spec's `ptx` with `.sass`).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Also write the cubin ptxas made (what a GPU would load).
+        #[arg(long)]
+        cubin: Option<PathBuf>,
+    },
     /// Write a standalone CUDA host program that runs the spec on a real GPU.
     ExportCuda {
         /// The launch spec (TOML).
@@ -125,6 +137,16 @@ struct Limits {
     /// Do not model L1, L2 and DRAM (faster; their counters are left out of the report).
     #[arg(long)]
     no_caches: bool,
+    /// The instruction set to run: the PTX, or the sm_90 SASS ptxas makes of it (the
+    /// committed `.sass` next to the `.ptx`, or made with ptxas and nvdisasm).
+    #[arg(long, value_enum, default_value_t = IsaArg::Ptx)]
+    isa: IsaArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum IsaArg {
+    Ptx,
+    Sass,
 }
 
 impl Limits {
@@ -134,6 +156,10 @@ impl Limits {
         opts.launch.fast_paths = !self.no_fast_paths;
         opts.memory_budget = self.memory_budget;
         opts.caches = !self.no_caches;
+        opts.isa = match self.isa {
+            IsaArg::Ptx => run::Isa::Ptx,
+            IsaArg::Sass => run::Isa::Sass,
+        };
     }
 }
 
@@ -313,6 +339,29 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             print!("{}", gpumemsim::report::compare::render(&cmp, !all));
             if cmp.iter().any(|c| !c.equal()) {
                 return Err(RunError::Mismatch);
+            }
+            Ok(())
+        }
+        Cmd::Sass {
+            spec,
+            output,
+            cubin,
+        } => {
+            let spec = Spec::load(&spec)?;
+            let ptx = run::spec_ptx(&spec, false)?;
+            let c = gpumemsim::sass::tools::compile(&ptx.text).map_err(|e| RunError::Io {
+                path: ptx.path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let out = output.unwrap_or_else(|| ptx.path.with_extension("sass"));
+            let inputs = run::spec_inputs(&spec, true);
+            run::check_not_input(&spec, "--output", &out, &inputs)?;
+            run::write_file(&out, c.sass.as_bytes())?;
+            eprintln!("wrote {}", out.display());
+            if let Some(p) = cubin {
+                run::check_not_input(&spec, "--cubin", &p, &inputs)?;
+                run::write_file(&p, &c.cubin)?;
+                eprintln!("wrote {}", p.display());
             }
             Ok(())
         }

@@ -10,5 +10,6 @@ pub mod fsel;
 pub mod half;
 pub mod mufu;
 pub mod printf;
+pub mod sass_alu;
 pub mod simt;
 pub mod warp;

@@ -24,6 +24,8 @@ use crate::ir::*;
 use crate::mem::request::{AccessKind, MemRequest, Space};
 use crate::mem::space::{self, read_le, write_le, GlobalMemory, PARAM_FRAME_BIT};
 
+mod sass;
+
 /// Receives what the executor does.
 pub trait Observer {
     /// A warp-level memory instruction (one call per state space it touches).
@@ -190,6 +192,8 @@ struct Ctx<'a, 'b, O: Observer> {
     cur_pc: u32,
     /// The block running now, for [`Observer::access_fault`].
     ctaid: [u32; 3],
+    /// Constant bank 0 of a kernel that runs as SASS (empty for PTX).
+    cbank0: Vec<u8>,
 }
 
 type Fault = (FaultKind, u32, u32); // kind, pc, lane
@@ -296,8 +300,15 @@ pub fn run<O: Observer>(
         cur_expect: u32::MAX,
         cur_pc: 0,
         ctaid: [0; 3],
+        cbank0: Vec::new(),
     };
-    ctx.expect = expected_allocations(ctx.l);
+    if k.sass.is_some() {
+        // The provenance pass maps PTX instructions; a SASS run checks every access against
+        // all live allocations.
+        ctx.cbank0 = sass::cbank0(ctx.l);
+    } else {
+        ctx.expect = expected_allocations(ctx.l);
+    }
     ctx.launch_budget = ctx.l.budget_per_launch;
     let [gx, gy, gz] = dims.grid;
     let mut done = 0u64;
@@ -521,7 +532,10 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             let mut any_live = false;
             for w in warps.iter_mut() {
                 if w.ready() != 0 {
-                    self.run_warp(w, mem)?;
+                    match &self.l.kernel.sass {
+                        Some(sc) => self.run_warp_sass(w, mem, sc)?,
+                        None => self.run_warp(w, mem)?,
+                    }
                 }
                 any_live |= w.live != 0;
             }
@@ -746,6 +760,54 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 None
             },
         })
+    }
+
+    /// Lanes `e` of group `m` arrive at barrier `id` at `pc` (`expected` threads, 0 for all;
+    /// `arrive`: without waiting). PTX ISA 9.7.13.1: with a thread count the barrier completes
+    /// when that many threads have arrived.
+    #[allow(clippy::too_many_arguments)]
+    fn bar_arrive(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        pc: u32,
+        m: u32,
+        e: u32,
+        id: u32,
+        expected: u32,
+        arrive: bool,
+    ) -> Result<(), Fault> {
+        let lane0 = e.trailing_zeros() as usize;
+        if expected > 0 {
+            let slot = id as usize % 16;
+            mem.arrived[slot] += e.count_ones();
+            mem.expected[slot] = expected;
+        }
+        if !arrive {
+            if w.waiting != 0 && (w.bar_pc != pc || w.bar_id != id) {
+                let line = |p: u32| place(self.l.kernel, p);
+                let detail = format!(
+                    "threads of warp {} wait at two barriers, at {} and at {}",
+                    w.id,
+                    line(w.bar_pc),
+                    line(pc)
+                );
+                return Err((
+                    FaultKind::DivergentBarrier { detail },
+                    pc,
+                    w.id * 32 + lane0 as u32,
+                ));
+            }
+            if w.converged && e != m {
+                w.lane_pc = [pc; 32];
+                w.converged = false;
+            }
+            w.waiting |= e;
+            w.bar_pc = pc;
+            w.bar_id = id;
+            w.bar_expected = expected;
+        }
+        Ok(())
     }
 
     fn run_warp(&mut self, w: &mut Warp, mem: &mut BlockMem) -> Result<(), Fault> {
@@ -1009,43 +1071,14 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     w.exit(m, e, pc);
                 }
                 Op::Bar { id, count, arrive } => {
-                    // With a thread count, arrivals are counted per barrier (PTX ISA 9.7.13.1:
-                    // the barrier completes when that many threads have arrived); `bar.arrive`
-                    // arrives without waiting.
-                    let lane0 = e.trailing_zeros() as usize;
-                    let expected = match count {
-                        Some(c) if e != 0 => self.val(w, mem, *c, lane0) as u32,
-                        _ => 0,
-                    };
-                    if expected > 0 {
-                        let slot = self.val(w, mem, *id, lane0) as usize % 16;
-                        mem.arrived[slot] += e.count_ones();
-                        mem.expected[slot] = expected;
-                    }
-                    if !*arrive && e != 0 {
+                    if e != 0 {
+                        let lane0 = e.trailing_zeros() as usize;
+                        let expected = match count {
+                            Some(c) => self.val(w, mem, *c, lane0) as u32,
+                            None => 0,
+                        };
                         let id = self.val(w, mem, *id, lane0) as u32;
-                        if w.waiting != 0 && (w.bar_pc != pc || w.bar_id != id) {
-                            let line = |p: u32| place(self.l.kernel, p);
-                            let detail = format!(
-                                "threads of warp {} wait at two barriers, at {} and at {}",
-                                w.id,
-                                line(w.bar_pc),
-                                line(pc)
-                            );
-                            return Err((
-                                FaultKind::DivergentBarrier { detail },
-                                pc,
-                                w.id * 32 + lane0 as u32,
-                            ));
-                        }
-                        if w.converged && e != m {
-                            w.lane_pc = [pc; 32];
-                            w.converged = false;
-                        }
-                        w.waiting |= e;
-                        w.bar_pc = pc;
-                        w.bar_id = id;
-                        w.bar_expected = expected;
+                        self.bar_arrive(w, mem, pc, m, e, id, expected, *arrive)?;
                     }
                     w.advance(m, pc + 1);
                 }
@@ -1288,50 +1321,15 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         pc: u32,
         e: u32,
     ) -> Result<(), Fault> {
-        let (sel, addr, ety, n, kind, cache) = match &inst.op {
-            Op::Ld {
-                space,
-                ty,
-                d,
-                addr,
-                cache,
-                ..
-            } => (*space, *addr, *ty, d.len() as u32, AccessKind::Load, *cache),
-            Op::St {
-                space,
-                ty,
-                s,
-                addr,
-                cache,
-            } => (
-                *space,
-                *addr,
-                *ty,
-                s.len() as u32,
-                AccessKind::Store,
-                *cache,
-            ),
-            Op::Atom {
-                space,
-                ty,
-                addr,
-                kind,
-                ..
-            } => (*space, *addr, *ty, 1, *kind, Default::default()),
+        let addr = match &inst.op {
+            Op::Ld { addr, .. } | Op::St { addr, .. } | Op::Atom { addr, .. } => *addr,
             _ => return Ok(()),
         };
-        // A reduction ptxas performs from one elected lane (`Op::Atom::elected`) requests that
-        // lane's sector only.
-        let elected = matches!(inst.op, Op::Atom { elected: true, .. });
         // A fully predicated-off instruction requests nothing; Nsight Compute does not count it
         // either (tests/hw/h200/hw/ncu/k_global.csv, launch gl_pred_off: 0 instructions).
         if e == 0 {
             return Ok(());
         }
-        self.cur_expect = self.expect.get(pc as usize).copied().unwrap_or(u32::MAX);
-        self.cur_pc = pc;
-        let esize = ety.size();
-        let width = esize * n;
         let off = addr.offset as u64;
         let mut addrs = [off; 32];
         if let Some(r) = addr.base {
@@ -1339,6 +1337,50 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 *a = v.wrapping_add(off);
             }
         }
+        self.memory_at(w, mem, inst, pc, e, addrs)
+    }
+
+    /// The access of a load, store or atomic whose lanes `e` address `addrs`: the functional
+    /// effect, then one request per state space (shared by the PTX and SASS paths).
+    fn memory_at(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        inst: &Inst,
+        pc: u32,
+        e: u32,
+        mut addrs: [u64; 32],
+    ) -> Result<(), Fault> {
+        let (sel, ety, n, kind, cache) = match &inst.op {
+            Op::Ld {
+                space,
+                ty,
+                d,
+                cache,
+                ..
+            } => (*space, *ty, d.len() as u32, AccessKind::Load, *cache),
+            Op::St {
+                space,
+                ty,
+                s,
+                cache,
+                ..
+            } => (*space, *ty, s.len() as u32, AccessKind::Store, *cache),
+            Op::Atom {
+                space, ty, kind, ..
+            } => (*space, *ty, 1, *kind, Default::default()),
+            _ => return Ok(()),
+        };
+        // A reduction ptxas performs from one elected lane (`Op::Atom::elected`) requests that
+        // lane's sector only.
+        let elected = matches!(inst.op, Op::Atom { elected: true, .. });
+        if e == 0 {
+            return Ok(());
+        }
+        self.cur_expect = self.expect.get(pc as usize).copied().unwrap_or(u32::MAX);
+        self.cur_pc = pc;
+        let esize = ety.size();
+        let width = esize * n;
         if let SpaceSel::Space(s @ (Space::Shared | Space::Global | Space::Const | Space::Param)) =
             sel
         {

@@ -8,7 +8,9 @@
 //! the SASS of that PTX and nothing else. It prints each kernel's
 //! `cuFuncGetAttribute` resources to stdout as
 //! `gpumemsim-attr MANGLED regs=N local=N shared=N const=N max_threads=N`, and the JIT's
-//! verbose info log; `./prog --ptx` prints the embedded PTX (for `ptxas`/`cuobjdump`). [`cuda_host_program_in`] instead `#include`s the spec's CUDA C source for
+//! verbose info log; `./prog --ptx` prints the embedded PTX (for `ptxas`/`cuobjdump`). With
+//! `GPUMEMSIM_MODULE=FILE` in its environment it loads that module image (an sm_90 cubin from
+//! `gpumemsim sass SPEC --cubin FILE`) instead, to run the SASS `--isa sass` simulates. [`cuda_host_program_in`] instead `#include`s the spec's CUDA C source for
 //! nvcc and launches with `kernel<<<grid, block, shared>>>(args)`; nvcc then compiles the
 //! source itself, so its SASS need not be that of the simulated PTX.
 //!
@@ -593,7 +595,23 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
                                  CU_JIT_LOG_VERBOSE, CU_JIT_GENERATE_LINE_INFO };
         void* vals[6] = { info, (void*)(uintptr_t)sizeof info, error,
                           (void*)(uintptr_t)sizeof error, (void*)(uintptr_t)1, (void*)(uintptr_t)1 };
-        CUresult r = cuModuleLoadDataEx(&gms_mod, gms_ptx, 6u, opts, vals);
+        /* GPUMEMSIM_MODULE=FILE loads that image (the cubin `gpumemsim sass --cubin` wrote)
+           instead of the embedded PTX, so the GPU runs the very SASS the simulator runs. */
+        const void* gms_image = gms_ptx;
+        const char* gms_module = getenv("GPUMEMSIM_MODULE");
+        if (gms_module && gms_module[0]) {
+            FILE* f = fopen(gms_module, "rb");
+            if (!f) { fprintf(stderr, "cannot open GPUMEMSIM_MODULE %s\n", gms_module); return 1; }
+            fseek(f, 0, SEEK_END);
+            long n = ftell(f);
+            fseek(f, 0, SEEK_SET);
+            char* buf = (char*)malloc(n > 0 ? (size_t)n : 1u);
+            if (!buf || n <= 0 || fread(buf, 1, (size_t)n, f) != (size_t)n) { fprintf(stderr, "cannot read %s\n", gms_module); return 1; }
+            fclose(f);
+            gms_image = buf;
+            printf("gpumemsim-module: %s (%ld bytes)\n", gms_module, n);
+        }
+        CUresult r = cuModuleLoadDataEx(&gms_mod, gms_image, 6u, opts, vals);
         info[sizeof info - 1] = 0;
         error[sizeof error - 1] = 0;
         if (info[0]) printf("gpumemsim-jit info log:\n%s\n", info);

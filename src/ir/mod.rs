@@ -7,6 +7,7 @@
 //! when the kernel is lowered and stored as a plain function pointer over lane values
 //! ([`Op::Alu`]), so the executor's loop is the same for every arithmetic instruction.
 
+pub mod sass;
 pub mod types;
 
 use crate::mem::request::{AccessKind, CacheOp, Space};
@@ -580,6 +581,10 @@ pub struct Kernel {
     pub files: Vec<(u32, String)>,
     /// `.reqntid`/`.maxntid` if written.
     pub reqntid: Option<[u32; 3]>,
+    /// The kernel's sm_90 SASS, when it runs as SASS: `code` then holds, at each SASS
+    /// instruction's index, the PTX form of its memory access ([`sass`] module docs), and
+    /// `info` its SASS line.
+    pub sass: Option<std::sync::Arc<sass::SassCode>>,
 }
 
 /// An entry function that could not be lowered.

@@ -609,6 +609,7 @@ impl<'a> KernelBuilder<'a> {
             local_bytes: self.local_top,
             files: m.files.clone(),
             reqntid,
+            sass: None,
         })
     }
 

@@ -259,6 +259,7 @@ mod tests {
             launches: vec![LaunchReport {
                 kernel: "k".into(),
                 ptx_name: "k".into(),
+                isa: "ptx".into(),
                 grid: [1, 1, 1],
                 block: [32, 1, 1],
                 shared: 0,

@@ -46,6 +46,8 @@ pub struct LaunchReport {
     pub kernel: String,
     /// Its PTX entry name.
     pub ptx_name: String,
+    /// The instruction set that ran: `"ptx"` or `"sass"` (sm_90).
+    pub isa: String,
     /// Grid size.
     pub grid: [u32; 3],
     /// Block size.
@@ -103,6 +105,10 @@ pub struct LineReport {
     pub max_way: u32,
     /// Bytes per lane of the line's widest memory access.
     pub width: u32,
+    /// When the kernel ran as SASS: the line's instructions that executed, as Nsight Compute's
+    /// Source page lists them (warp-level executions, then the instruction), in address order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sass: Vec<String>,
     /// Thread-level memory accesses on this line (for ideal-sector estimates).
     pub thread_accesses: u64,
     /// Of those, loads.
@@ -138,14 +144,30 @@ impl LaunchReport {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v as f64))
             .collect();
-        metrics.insert(
-            "gpumemsim__ptx_inst_executed.sum".into(),
-            stats.warp_instructions as f64,
-        );
-        metrics.insert(
-            "gpumemsim__ptx_thread_inst_executed.sum".into(),
-            stats.thread_instructions as f64,
-        );
+        if kernel.sass.is_some() {
+            // SASS instructions are the hardware's: Nsight Compute's own counters.
+            metrics.insert(
+                "smsp__inst_executed.sum".into(),
+                stats.warp_instructions as f64,
+            );
+            metrics.insert(
+                "smsp__sass_thread_inst_executed.sum".into(),
+                profile.active_threads as f64,
+            );
+            metrics.insert(
+                "smsp__sass_thread_inst_executed_pred_on.sum".into(),
+                stats.thread_instructions as f64,
+            );
+        } else {
+            metrics.insert(
+                "gpumemsim__ptx_inst_executed.sum".into(),
+                stats.warp_instructions as f64,
+            );
+            metrics.insert(
+                "gpumemsim__ptx_thread_inst_executed.sum".into(),
+                stats.thread_instructions as f64,
+            );
+        }
         metrics.insert("launch__grid_size".into(), dims.blocks() as f64);
         metrics.insert("launch__block_size".into(), dims.threads_per_block() as f64);
         metrics.insert(
@@ -196,6 +218,7 @@ impl LaunchReport {
         LaunchReport {
             kernel: name.to_string(),
             ptx_name: kernel.name.clone(),
+            isa: if kernel.sass.is_some() { "sass" } else { "ptx" }.to_string(),
             grid: dims.grid,
             block: dims.block,
             shared: dims.dynamic_shared,
@@ -335,6 +358,7 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
             metrics: BTreeMap::new(),
             max_way: 1,
             width: 0,
+            sass: Vec::new(),
             thread_accesses: 0,
             thread_loads: 0,
             thread_stores: 0,
@@ -353,9 +377,25 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
         }
         lr.max_way = lr.max_way.max(c.shared_max_way());
     }
+    if kernel.sass.is_some() {
+        // The SASS of each reported line, with Nsight Compute's per-instruction counter.
+        for (pc, &n) in profile.warp_inst.iter().enumerate() {
+            let info = &kernel.info[pc];
+            if n == 0 {
+                continue;
+            }
+            if let Some(lr) = by_line.get_mut(&(info.src_file, info.src_line)) {
+                lr.sass.push(format!("{n:>12}  {}", info.text));
+                *lr.metrics
+                    .entry("smsp__inst_executed.sum".into())
+                    .or_insert(0) += n;
+            }
+        }
+    }
     by_line
         .into_values()
         .map(|mut l| {
+            let inst = l.metrics.remove("smsp__inst_executed.sum");
             l.metrics = l
                 .counters
                 .metrics()
@@ -363,6 +403,9 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
                 .filter(|(_, v)| *v != 0)
                 .map(|(k, v)| (k.to_string(), v))
                 .collect();
+            if let Some(n) = inst {
+                l.metrics.insert("smsp__inst_executed.sum".into(), n);
+            }
             l
         })
         .collect()

@@ -18,6 +18,8 @@ pub struct Profile {
     pub warp_inst: Vec<u64>,
     /// Thread-level executions (guard passed) by instruction index.
     pub thread_inst: Vec<u64>,
+    /// Thread-level executions counting predicated-off lanes too (all active lanes).
+    pub active_threads: u64,
     /// Let the memory models take their shortcuts (the default); `false` for differential
     /// testing, with the same counts.
     pub fast_paths: bool,
@@ -33,6 +35,7 @@ impl Profile {
             per_pc: vec![MemCounters::default(); code_len],
             warp_inst: vec![0; code_len],
             thread_inst: vec![0; code_len],
+            active_threads: 0,
             fast_paths: true,
             caches: None,
         }
@@ -83,7 +86,8 @@ impl Observer for Profile {
     }
 
     #[inline(always)]
-    fn inst(&mut self, pc: u32, _active: u32, exec: u32) {
+    fn inst(&mut self, pc: u32, active: u32, exec: u32) {
+        self.active_threads += active.count_ones() as u64;
         if let Some(w) = self.warp_inst.get_mut(pc as usize) {
             *w += 1;
             self.thread_inst[pc as usize] += exec.count_ones() as u64;

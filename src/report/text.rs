@@ -5,6 +5,32 @@ use std::fmt::Write;
 
 use super::{LaunchReport, LineReport, Report};
 
+/// How many SASS instructions of a worst line the text report lists.
+const SASS_LINES: usize = 12;
+
+/// How early the text report lists a SASS instruction (`count  [@P] OPCODE ...`) of a line:
+/// local accesses (spills and per-thread arrays) first, then other memory accesses, then the rest.
+fn mem_rank(listed: &str) -> u8 {
+    let mut it = listed.split_whitespace().skip(1);
+    let op = match it.next() {
+        Some(g) if g.starts_with('@') => it.next().unwrap_or(""),
+        Some(o) => o,
+        None => "",
+    };
+    if op.starts_with("LDL") || op.starts_with("STL") {
+        0
+    } else if ["LDG", "STG", "LDS", "STS", "LD.", "ST.", "ATOM", "RED"]
+        .iter()
+        .any(|p| op.starts_with(p))
+        || op == "LD"
+        || op == "ST"
+    {
+        1
+    } else {
+        2
+    }
+}
+
 /// A number with thousands separators.
 pub fn thousands(v: u64) -> String {
     let s = v.to_string();
@@ -31,9 +57,11 @@ fn m(l: &LaunchReport, k: &str) -> u64 {
 }
 
 /// One finding on one line: how much it wastes (for ranking) and what to say.
-struct Finding {
+struct Finding<'a> {
     waste: u64,
     text: String,
+    /// The line it is about.
+    line: Option<&'a LineReport>,
 }
 
 /// The findings of one line for the HTML report: (waste, what is wrong, the fix), worst first
@@ -48,7 +76,7 @@ pub(crate) fn line_findings(line: &LineReport, shared_wavefronts_total: u64) -> 
         .collect()
 }
 
-fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
+fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>> {
     let c = &line.counters;
     let mut out = Vec::new();
     let where_ = format!("{}:{}", line.file, line.line);
@@ -85,6 +113,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
             format!("fix: {}-byte accesses conflict when lanes of one phase share a bank; make consecutive lanes read consecutive {}-byte elements", line.width, line.width)
         };
         out.push(Finding {
+            line: Some(line),
             waste: conflicts,
             text: format!(
                 "{where_}{code}\n    {what}, {way}-way bank conflict: {} extra wavefronts of {} ({pct}% of all shared wavefronts)\n    {fix}",
@@ -128,6 +157,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
         // sectors L1 catches (a thread walking its own row) needs no fix.
         let Some(cache) = &line.cache else {
             out.push(Finding {
+                line: Some(line),
                 waste: sectors - ideal,
                 text: format!("{head}\n    {fix}"),
             });
@@ -156,6 +186,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
         };
         if past_l1 <= ideal + ideal / 8 {
             out.push(Finding {
+                line: Some(line),
                 waste: past_l1.saturating_sub(ideal),
                 text: format!(
                     "{head}\n    {caches}: the traffic past L1 is within 12% of the ideal, so reordering would not reduce it (L1 holds the reused lines)"
@@ -163,6 +194,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
             });
         } else {
             out.push(Finding {
+                line: Some(line),
                 waste: past_l1 - ideal,
                 text: format!("{head}\n    {caches}\n    {fix}"),
             });
@@ -170,6 +202,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
     }
     if c.const_serialization > 0 {
         out.push(Finding {
+            line: Some(line),
             waste: c.const_serialization,
             text: format!(
                 "{where_}{code}\n    constant load, serialized: {} extra requests ({} requests for {} instructions); constant memory broadcasts one address per warp\n    fix: let the whole warp read the same element, or keep an indexed table in global memory (const __restrict__ / __ldg)",
@@ -182,6 +215,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding> {
     let local = c.local_ld_sectors + c.local_st_sectors;
     if local > 0 {
         out.push(Finding {
+            line: Some(line),
             waste: local,
             text: format!(
                 "{where_}{code}\n    local memory: {} sectors ({} loads, {} stores); local memory lives in device memory\n    fix: avoid dynamically indexed per-thread arrays and register spills (check `Used N registers, N bytes spill` in the report)",
@@ -225,6 +259,14 @@ pub fn render(r: &Report, top: usize) -> String {
             l.block[2],
             l.shared
         );
+        if l.isa == "sass" {
+            let _ = writeln!(
+                s,
+                "  ran as sm_90 SASS: {} warp-instructions ({} thread-instructions)",
+                thousands(m(l, "smsp__inst_executed.sum")),
+                thousands(m(l, "smsp__sass_thread_inst_executed.sum"))
+            );
+        }
         if !l.printf.is_empty() || l.printf_dropped > 0 {
             let _ = writeln!(s, "  printf output:");
             for line in l.printf.lines() {
@@ -358,9 +400,34 @@ pub fn render(r: &Report, top: usize) -> String {
             let _ = writeln!(s, "  no bank conflicts, uncoalesced accesses, constant serialization or local traffic found");
         } else {
             let _ = writeln!(s, "  worst lines:");
+            let mut shown: Vec<(&str, u32)> = Vec::new();
             for f in all.iter().take(top) {
                 for line in f.text.lines() {
                     let _ = writeln!(s, "  {line}");
+                }
+                // The line's SASS once, under its first finding (as Nsight Compute's Source
+                // page shows it: executions per instruction).
+                if let Some(lr) = f.line {
+                    let key = (lr.file.as_str(), lr.line);
+                    if !lr.sass.is_empty() && !shown.contains(&key) {
+                        shown.push(key);
+                        let _ = writeln!(
+                            s,
+                            "      SASS (warp-level executions; memory instructions first):"
+                        );
+                        let mut listed: Vec<&String> = lr.sass.iter().collect();
+                        listed.sort_by_key(|i| mem_rank(i));
+                        for i in listed.iter().take(SASS_LINES) {
+                            let _ = writeln!(s, "      {i}");
+                        }
+                        if lr.sass.len() > SASS_LINES {
+                            let _ = writeln!(
+                                s,
+                                "      ... {} more instructions (all in the JSON report)",
+                                lr.sass.len() - SASS_LINES
+                            );
+                        }
+                    }
                 }
             }
         }

@@ -136,6 +136,37 @@ pub struct RunOptions {
     pub samples: bool,
     /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
     pub caches: bool,
+    /// Which instruction set runs.
+    pub isa: Isa,
+}
+
+/// Which instruction set a spec's kernels run in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Isa {
+    /// The PTX.
+    #[default]
+    Ptx,
+    /// The sm_90 SASS ptxas makes of it: the committed `.sass` next to the `.ptx` when it was
+    /// made from that PTX, otherwise made with ptxas and nvdisasm ([`crate::sass::tools`]).
+    Sass,
+}
+
+/// The `.sass` text for `ptx`: the file next to it (`X.ptx` → `X.sass`) when its header
+/// records this PTX's hash, else compiled and disassembled (cached). The second value names
+/// the SASS in messages.
+pub fn spec_sass(ptx: &PtxFile) -> Result<(String, String), RunError> {
+    let path = ptx.path.with_extension("sass");
+    let hash = crate::sass::tools::ptx_hash(&ptx.text);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        if crate::sass::header(&text).1.as_deref() == Some(hash.as_str()) {
+            return Ok((text, path.display().to_string()));
+        }
+    }
+    let c = crate::sass::tools::compile(&ptx.text).map_err(|e| RunError::Io {
+        path: path.display().to_string(),
+        message: format!("no SASS made from this PTX: {e}"),
+    })?;
+    Ok((c.sass, path.display().to_string()))
 }
 
 impl Default for RunOptions {
@@ -149,6 +180,7 @@ impl Default for RunOptions {
             checks: CheckOptions::default(),
             samples: false,
             caches: true,
+            isa: Isa::Ptx,
         }
     }
 }
@@ -207,6 +239,10 @@ pub fn run_spec(
         dev.set_memory_budget(b);
     }
     dev.load_ptx_with(&ptx.text, &ptx.path.display().to_string(), &opts.ptx)?;
+    if opts.isa == Isa::Sass {
+        let (text, name) = spec_sass(&ptx)?;
+        dev.load_sass(&text, &name)?;
+    }
     // Buffers: the budget is checked for all of them before any byte is generated, and each
     // buffer's initial bytes become its device memory (moved, not copied).
     let located = |key: String, e: RuntimeError| RunError::Launch {

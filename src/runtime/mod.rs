@@ -113,6 +113,9 @@ pub enum RuntimeError {
         /// The budget.
         limit: u64,
     },
+    /// The SASS did not decode.
+    #[error("{0}")]
+    Sass(#[from] crate::sass::SassError),
     /// The host refused an allocation within the budget.
     #[error("cannot allocate {bytes} bytes of host memory for {what}")]
     OutOfHostMemory {
@@ -397,6 +400,23 @@ impl Device {
             attrs: HashMap::new(),
         });
         Ok(())
+    }
+
+    /// Runs the loaded module's kernels as SASS: decodes `text` (nvdisasm output, see
+    /// [`crate::sass`]; `file` names it in messages) and replaces each kernel it has. Returns
+    /// how many kernels now run as SASS.
+    pub fn load_sass(&mut self, text: &str, file: &str) -> Result<usize, RuntimeError> {
+        let m = self.module.as_mut().ok_or_else(|| {
+            RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
+        })?;
+        let kernels = crate::sass::load(text, file, &m.program)?;
+        let n = kernels.len();
+        for k in kernels {
+            if let Some(slot) = m.program.kernels.iter_mut().find(|p| p.name == k.name) {
+                *slot = k;
+            }
+        }
+        Ok(n)
     }
 
     /// The loaded module.

@@ -362,7 +362,10 @@ fn ptx_program_launches_the_embedded_ptx_through_the_driver() {
         ),
         "{c}"
     );
-    assert!(c.contains("cuModuleLoadDataEx(&gms_mod, gms_ptx, 6u, opts, vals)"));
+    // The embedded PTX, unless GPUMEMSIM_MODULE names a cubin to load instead.
+    assert!(c.contains("const void* gms_image = gms_ptx;"));
+    assert!(c.contains("getenv(\"GPUMEMSIM_MODULE\")"));
+    assert!(c.contains("cuModuleLoadDataEx(&gms_mod, gms_image, 6u, opts, vals)"));
     // One function per distinct kernel, by its PTX entry name, in launch order.
     assert!(c.contains("CUfunction f0 = gms_function(gms_mod, \"_Z9sh_strideILi32EEvPfi\");"));
     assert!(c.contains("CUfunction f1 = gms_function(gms_mod, \"_ZN2ns2k2Eyd\");"));

@@ -1,0 +1,749 @@
+//! The SASS instruction set on the one SIMT core: the per-instruction semantics of
+//! [`crate::ir::sass::SOp`]. Blocks, warps, the min-PC lane schedule, barriers, budgets, faults
+//! and every memory access (through [`Ctx::memory_at`], the PTX path's own) are the parent
+//! module's; this file only says what each SASS operation computes.
+//!
+//! Registers hold 32-bit values (zero-extended in the `u64` slots); 64-bit operands are
+//! register pairs, low word first. Uniform registers and predicates are written in every lane
+//! with the value of the first executing lane (the uniform datapath runs once per warp).
+
+use super::*;
+use crate::exec::sass_alu::lut3;
+use crate::ir::sass::{Cmp, Opnd, PIn, PLogic, SInst, SOp, SassCode, SpecialReg, Src as SSrc};
+
+/// The shared window's reserved first kilobyte (see [`crate::sass`]).
+const SHARED_RESERVED: u64 = 0x400;
+
+/// Builds constant bank 0 of a launch (layout in [`crate::sass`]).
+pub(super) fn cbank0(l: &Launch<'_>) -> Vec<u8> {
+    let mut c = vec![0u8; 0x210 + l.params.len()];
+    for i in 0..3 {
+        c[4 * i..4 * i + 4].copy_from_slice(&l.dims.block[i].to_le_bytes());
+        c[0xc + 4 * i..0x10 + 4 * i].copy_from_slice(&l.dims.grid[i].to_le_bytes());
+    }
+    // The local stack starts at the top of the thread's frame and grows down.
+    let top = l.kernel.local_bytes as u32;
+    c[0x28..0x2c].copy_from_slice(&top.to_le_bytes());
+    c[0x210..].copy_from_slice(l.params);
+    c
+}
+
+#[inline(always)]
+fn pbits(w: &Warp, p: PIn) -> u32 {
+    let v = w.preds[p.idx as usize];
+    if p.neg {
+        !v
+    } else {
+        v
+    }
+}
+
+/// Writes predicate slot `p` for lanes `e` from `bits`; a uniform predicate takes the first
+/// executing lane's bit in every lane.
+#[inline(always)]
+fn put_pred(w: &mut Warp, p: u8, e: u32, bits: u32) {
+    if (8..15).contains(&p) {
+        if e != 0 {
+            w.preds[p as usize] = if bits >> e.trailing_zeros() & 1 == 1 {
+                !0
+            } else {
+                0
+            };
+        }
+        return;
+    }
+    w.preds[p as usize] = (w.preds[p as usize] & !e) | (bits & e);
+}
+
+fn cmp_int(c: Cmp, a: u32, b: u32, unsigned: bool) -> bool {
+    let o = if unsigned {
+        a.cmp(&b)
+    } else {
+        (a as i32).cmp(&(b as i32))
+    };
+    use std::cmp::Ordering::*;
+    match c {
+        Cmp::F => false,
+        Cmp::T => true,
+        Cmp::Lt => o == Less,
+        Cmp::Eq => o == Equal,
+        Cmp::Le => o != Greater,
+        Cmp::Gt => o == Greater,
+        Cmp::Ne => o != Equal,
+        Cmp::Ge => o != Less,
+        _ => false,
+    }
+}
+
+fn cmp_float(c: Cmp, a: f64, b: f64) -> bool {
+    let nan = a.is_nan() || b.is_nan();
+    match c {
+        Cmp::F => false,
+        Cmp::T => true,
+        Cmp::Lt => a < b,
+        Cmp::Eq => a == b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ne => !nan && a != b,
+        Cmp::Ge => a >= b,
+        Cmp::Num => !nan,
+        Cmp::Nan => nan,
+        Cmp::Ltu => nan || a < b,
+        Cmp::Equ => nan || a == b,
+        Cmp::Leu => nan || a <= b,
+        Cmp::Gtu => nan || a > b,
+        Cmp::Neu => nan || a != b,
+        Cmp::Geu => nan || a >= b,
+    }
+}
+
+fn logic(op: PLogic, t: bool, p: bool) -> bool {
+    match op {
+        PLogic::And => t && p,
+        PLogic::Or => t || p,
+        PLogic::Xor => t != p,
+    }
+}
+
+/// Lanes waiting at a `BSYNC`.
+#[inline(always)]
+fn parked(w: &Warp, sc: &SassCode) -> u32 {
+    w.regs[sc.aux as usize * 32] as u32
+}
+
+fn set_parked(w: &mut Warp, sc: &SassCode, v: u32) {
+    w.regs[sc.aux as usize * 32] = v as u64;
+}
+
+/// The next group to run: of the ready lanes not waiting at a `BSYNC`, those at the lowest
+/// instruction index, and of them the group of the lowest lane.
+#[inline(always)]
+fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
+    let parked = parked(w, sc);
+    let ready = w.ready() & !parked;
+    if ready == 0 || w.converged {
+        return (w.pc, ready);
+    }
+    let mut min = u32::MAX;
+    let mut m = 0u32;
+    for l in lanes(ready) {
+        let p = w.lane_pc[l];
+        if p < min {
+            min = p;
+            m = 1 << l;
+        } else if p == min {
+            m |= 1 << l;
+        }
+    }
+    let gid = sc.gid as usize * 32;
+    let g0 = w.regs[gid + m.trailing_zeros() as usize];
+    let mut mg = 0u32;
+    for l in lanes(m) {
+        if w.regs[gid + l] == g0 {
+            mg |= 1 << l;
+        }
+    }
+    if mg == ready && w.waiting == 0 && parked == 0 {
+        w.converged = true;
+        w.pc = min;
+    }
+    (min, mg)
+}
+
+/// Lets the lanes waiting at barrier `bar`'s `BSYNC` go on when every live lane of the barrier
+/// has arrived; they join one group.
+fn release_if_complete(w: &mut Warp, sc: &SassCode, bar: usize) -> bool {
+    let base = bar * 32;
+    let members = w.regs[base] as u32 & w.live;
+    let arrived = w.regs[base + 1] as u32 & w.live;
+    if arrived == 0 || members & !arrived != 0 {
+        return false;
+    }
+    let at = w.regs[base + 2] as u32;
+    let gid = sc.gid as usize * 32;
+    let g = w.regs[gid + arrived.trailing_zeros() as usize];
+    for l in lanes(arrived) {
+        w.lane_pc[l] = at + 1;
+        w.regs[gid + l] = g;
+    }
+    w.regs[base + 1] = 0;
+    let p = parked(w, sc) & !arrived;
+    set_parked(w, sc, p);
+    true
+}
+
+/// After lanes left a barrier or exited: releases every barrier now complete.
+fn release_complete(w: &mut Warp, sc: &SassCode) {
+    if parked(w, sc) == 0 {
+        return;
+    }
+    for b in sc.b..sc.gid {
+        release_if_complete(w, sc, b as usize);
+    }
+}
+
+impl<O: Observer> Ctx<'_, '_, O> {
+    /// A word of constant bank `bank` at byte `off` (0 past its end: load-time checks keep
+    /// bank-0 offsets inside the layout).
+    #[inline(always)]
+    fn cword(&self, bank: u8, off: u32, n: usize) -> Option<u64> {
+        let b: &[u8] = match bank {
+            0 => &self.cbank0,
+            4 => self
+                .l
+                .kernel
+                .sass
+                .as_ref()
+                .map_or(&[][..], |s| &s.bank4[..]),
+            _ => self.l.consts,
+        };
+        let o = off as usize;
+        b.get(o..o.checked_add(n)?).map(|s| read_le(s, n))
+    }
+
+    /// All 32 lanes of a source operand, modifiers applied.
+    #[inline(always)]
+    fn vals(&self, w: &Warp, s: SSrc) -> [u32; 32] {
+        let v: [u32; 32] = match s.o {
+            Opnd::R(r) => {
+                let b = r as usize * 32;
+                let regs: &[u64] = &w.regs[b..b + 32];
+                std::array::from_fn(|l| regs[l] as u32)
+            }
+            Opnd::Imm(v) => [v; 32],
+            Opnd::C { bank, off } => [self.cword(bank, off, 4).unwrap_or(0) as u32; 32],
+        };
+        if s.m != 0 {
+            v.map(|x| s.apply(x))
+        } else {
+            v
+        }
+    }
+
+    #[inline(always)]
+    fn one(&self, w: &Warp, s: SSrc, l: usize) -> u32 {
+        let v = match s.o {
+            Opnd::R(r) => w.regs[r as usize * 32 + l] as u32,
+            Opnd::Imm(v) => v,
+            Opnd::C { bank, off } => self.cword(bank, off, 4).unwrap_or(0) as u32,
+        };
+        s.apply(v)
+    }
+
+    /// A 64-bit pair source (`IMAD.WIDE`'s addend).
+    #[inline(always)]
+    fn pair(&self, w: &Warp, s: SSrc, l: usize, sc: &SassCode) -> u64 {
+        match s.o {
+            Opnd::R(r) if r == sc.zero => 0,
+            Opnd::R(r) => {
+                w.regs[r as usize * 32 + l] & 0xffff_ffff
+                    | (w.regs[(r as usize + 1) * 32 + l] & 0xffff_ffff) << 32
+            }
+            Opnd::Imm(v) => v as u64,
+            Opnd::C { bank, off } => self.cword(bank, off, 8).unwrap_or(0),
+        }
+    }
+
+    /// Writes `out` to register slot `d` for lanes `e` (every lane for a uniform register).
+    #[inline(always)]
+    fn put(&self, w: &mut Warp, sc: &SassCode, d: u16, e: u32, out: &[u32; 32]) {
+        let regs = &mut w.regs[d as usize * 32..d as usize * 32 + 32];
+        if d > sc.zero && d < sc.b {
+            if e != 0 {
+                let v = out[e.trailing_zeros() as usize] as u64;
+                regs.iter_mut().for_each(|r| *r = v);
+            }
+        } else if e == u32::MAX {
+            for l in 0..32 {
+                regs[l] = out[l] as u64;
+            }
+        } else {
+            for l in lanes(e) {
+                regs[l] = out[l] as u64;
+            }
+        }
+    }
+
+    pub(super) fn run_warp_sass(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        sc: &SassCode,
+    ) -> Result<(), Fault> {
+        self.warp = w.id;
+        w.preds[crate::ir::sass::PT as usize] = !0;
+        loop {
+            let (pc, m) = select(w, sc);
+            if m == 0 {
+                let stuck = parked(w, sc);
+                if stuck != 0 && w.waiting == 0 && w.live & !stuck == 0 {
+                    let detail = format!(
+                        "lanes {stuck:#010x} wait at a BSYNC for lanes of their convergence barrier that can never arrive"
+                    );
+                    let pc = w.lane_pc[stuck.trailing_zeros() as usize];
+                    return Err((
+                        FaultKind::Unsupported { detail },
+                        pc,
+                        w.id * 32 + stuck.trailing_zeros(),
+                    ));
+                }
+                return Ok(());
+            }
+            let Some(si) = sc.insts.get(pc as usize) else {
+                w.exit(m, m, pc);
+                continue;
+            };
+            if self.block_budget == 0 {
+                let kind = if self.launch_limited {
+                    FaultKind::LaunchBudget {
+                        budget: self.l.budget_per_launch,
+                    }
+                } else {
+                    FaultKind::Budget {
+                        budget: self.l.budget_per_block,
+                    }
+                };
+                return Err((kind, pc, w.id * 32 + m.trailing_zeros()));
+            }
+            self.block_budget -= 1;
+            self.clock += 1;
+            let e = m & pbits(w, si.guard);
+            self.sass_op(w, mem, sc, si, pc, m, e)?;
+            self.stats.warp_instructions += 1;
+            self.stats.thread_instructions += e.count_ones() as u64;
+            self.obs.inst(pc, m, e);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn sass_op(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        sc: &SassCode,
+        si: &SInst,
+        pc: u32,
+        m: u32,
+        e: u32,
+    ) -> Result<(), Fault> {
+        match &si.op {
+            SOp::Alu {
+                f,
+                d,
+                a: sa,
+                b: sb,
+                c: sc_,
+                k,
+            } => {
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
+                let k = *k;
+                let out: [u32; 32] = std::array::from_fn(|l| f(a[l], b[l], c[l], k));
+                self.put(w, sc, *d, e, &out);
+            }
+            SOp::AluP {
+                f,
+                d,
+                a: sa,
+                b: sb,
+                p,
+            } => {
+                let mut out = [0u32; 32];
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let pm = pbits(w, *p);
+                for l in 0..32 {
+                    out[l] = f(a[l], b[l], 0, pm >> l & 1);
+                }
+                self.put(w, sc, *d, e, &out);
+            }
+            SOp::ImadWide {
+                d,
+                a: sa,
+                b: sb,
+                c: sc_,
+                signed,
+            } => {
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                // The addend pair: a register pair, or a 64-bit constant or immediate.
+                let (clo, chi): ([u32; 32], [u32; 32]) = match sc_.o {
+                    Opnd::R(r) if r == sc.zero => ([0; 32], [0; 32]),
+                    Opnd::R(r) => (
+                        self.vals(w, SSrc::of(Opnd::R(r))),
+                        self.vals(w, SSrc::of(Opnd::R(r + 1))),
+                    ),
+                    _ => {
+                        let v = self.pair(w, *sc_, 0, sc);
+                        ([v as u32; 32], [(v >> 32) as u32; 32])
+                    }
+                };
+                let signed = *signed;
+                let v: [u64; 32] = std::array::from_fn(|l| {
+                    let p = if signed {
+                        (a[l] as i32 as i64).wrapping_mul(b[l] as i32 as i64) as u64
+                    } else {
+                        a[l] as u64 * b[l] as u64
+                    };
+                    p.wrapping_add(clo[l] as u64 | (chi[l] as u64) << 32)
+                });
+                let out: [u32; 32] = std::array::from_fn(|l| v[l] as u32);
+                let hi: [u32; 32] = std::array::from_fn(|l| (v[l] >> 32) as u32);
+                self.put(w, sc, *d, e, &out);
+                let d2 = if *d == sc.sink { *d } else { *d + 1 };
+                self.put(w, sc, d2, e, &hi);
+            }
+            SOp::AddCarry {
+                f,
+                d,
+                a: sa,
+                b: sb,
+                c: sc_,
+                k,
+                cin,
+                cout,
+            } => {
+                let mut out = [0u32; 32];
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
+                let (c0, c1) = (pbits(w, cin[0]), pbits(w, cin[1]));
+                let (mut p0, mut p1) = (0u32, 0u32);
+                for l in 0..32 {
+                    let s = f(a[l], b[l], c[l], *k) + (c0 >> l & 1) as u64 + (c1 >> l & 1) as u64;
+                    out[l] = s as u32;
+                    let carry = s >> 32;
+                    p0 |= ((carry >= 1) as u32) << l;
+                    p1 |= ((carry >= 2) as u32) << l;
+                }
+                self.put(w, sc, *d, e, &out);
+                put_pred(w, cout[0], e, p0);
+                put_pred(w, cout[1], e, p1);
+            }
+            SOp::Lop3P {
+                p,
+                d,
+                a: sa,
+                b: sb,
+                c: sc_,
+                lut,
+            } => {
+                let mut out = [0u32; 32];
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
+                let mut bits = 0u32;
+                for l in 0..32 {
+                    out[l] = lut3(a[l], b[l], c[l], *lut as u32);
+                    bits |= ((out[l] != 0) as u32) << l;
+                }
+                self.put(w, sc, *d, e, &out);
+                put_pred(w, *p, e, bits);
+            }
+            SOp::Isetp {
+                cmp,
+                unsigned,
+                op,
+                p,
+                q,
+                a: sa,
+                b: sb,
+                pin,
+                ex,
+            } => {
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let pm = pbits(w, *pin);
+                let xm = ex.map(|x| pbits(w, x));
+                let (mut pt, mut qt) = (0u32, 0u32);
+                for l in 0..32 {
+                    let mut t = cmp_int(*cmp, a[l], b[l], *unsigned);
+                    if let Some(xm) = xm {
+                        let low = xm >> l & 1 == 1;
+                        let eq = a[l] == b[l];
+                        t = match cmp {
+                            Cmp::Eq => eq && low,
+                            Cmp::Ne => !eq || low,
+                            Cmp::F | Cmp::T => t,
+                            // Ordered: the high words decide unless equal.
+                            _ => (t && !eq) || (eq && low),
+                        };
+                    }
+                    let pv = pm >> l & 1 == 1;
+                    pt |= (logic(*op, t, pv) as u32) << l;
+                    qt |= (logic(*op, !t, pv) as u32) << l;
+                }
+                put_pred(w, *p, e, pt);
+                put_pred(w, *q, e, qt);
+            }
+            SOp::Fsetp {
+                cmp,
+                op,
+                ftz,
+                f64: _,
+                p,
+                q,
+                a: sa,
+                b: sb,
+                pin,
+            } => {
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let pm = pbits(w, *pin);
+                let (mut pt, mut qt) = (0u32, 0u32);
+                let f = |x: u32| -> f64 {
+                    let v = f32::from_bits(x);
+                    if *ftz && v.is_subnormal() {
+                        0.0
+                    } else {
+                        v as f64
+                    }
+                };
+                for l in 0..32 {
+                    let t = cmp_float(*cmp, f(a[l]), f(b[l]));
+                    let pv = pm >> l & 1 == 1;
+                    pt |= (logic(*op, t, pv) as u32) << l;
+                    qt |= (logic(*op, !t, pv) as u32) << l;
+                }
+                put_pred(w, *p, e, pt);
+                put_pred(w, *q, e, qt);
+            }
+            SOp::Plop3 { p, q, s, lut } => {
+                let (x, y, z) = (pbits(w, s[0]), pbits(w, s[1]), pbits(w, s[2]));
+                put_pred(w, *p, e, lut3(x, y, z, lut[0] as u32));
+                put_pred(w, *q, e, lut3(x, y, z, lut[1] as u32));
+            }
+            SOp::S2r { d, sr, .. } => {
+                let mut out = [0u32; 32];
+                for (l, o) in out.iter_mut().enumerate() {
+                    *o = match sr {
+                        SpecialReg::Ptx(s) => self.sreg(w, mem, *s, l) as u32,
+                        SpecialReg::CgaCtaId | SpecialReg::Zero => 0,
+                    };
+                }
+                self.put(w, sc, *d, e, &out);
+            }
+            SOp::Ldc {
+                d,
+                bank,
+                r,
+                off,
+                bytes,
+                signed,
+                ..
+            } => {
+                let mut out = [0u32; 32];
+                let n = *bytes as usize;
+                let mut hi = [0u32; 32];
+                for l in lanes(e) {
+                    let idx = w.regs[*r as usize * 32 + l] as u32;
+                    let at = off.wrapping_add(idx);
+                    let v = self.cword(*bank, at, n).ok_or_else(|| {
+                        (
+                            FaultKind::OutOfBounds {
+                                access: "read",
+                                space: "const",
+                                addr: at as u64,
+                                size: n as u32,
+                                hint: format!("constant bank {bank}"),
+                            },
+                            pc,
+                            w.id * 32 + l as u32,
+                        )
+                    })?;
+                    let v = if *signed {
+                        sign_extend(v, n as u32, 4)
+                    } else {
+                        v
+                    };
+                    out[l] = v as u32;
+                    hi[l] = (v >> 32) as u32;
+                }
+                self.put(w, sc, *d, e, &out);
+                if n == 8 {
+                    let d2 = if *d == sc.sink { *d } else { *d + 1 };
+                    self.put(w, sc, d2, e, &hi);
+                }
+            }
+            SOp::R2ur { d, a: ra } => {
+                if e != 0 {
+                    let v = w.regs[*ra as usize * 32 + e.trailing_zeros() as usize] as u32;
+                    self.put(w, sc, *d, e, &[v; 32]);
+                }
+            }
+            SOp::Mem {
+                base,
+                wide,
+                ubase,
+                off,
+                shared,
+            } => {
+                if e != 0 {
+                    let (b0, u0) = (*base as usize * 32, *ubase as usize * 32);
+                    let lo: &[u64] = &w.regs[b0..b0 + 32];
+                    let ub: &[u64] = &w.regs[u0..u0 + 32];
+                    let off = (*off as i64 as u64).wrapping_sub(if *shared {
+                        SHARED_RESERVED
+                    } else {
+                        0
+                    });
+                    let addrs: [u64; 32] = if *wide && *base != sc.zero {
+                        let hi: &[u64] = &w.regs[b0 + 32..b0 + 64];
+                        std::array::from_fn(|l| {
+                            ((lo[l] & 0xffff_ffff) | (hi[l] & 0xffff_ffff) << 32)
+                                .wrapping_add(ub[l] & 0xffff_ffff)
+                                .wrapping_add(off)
+                        })
+                    } else {
+                        std::array::from_fn(|l| {
+                            (lo[l] & 0xffff_ffff)
+                                .wrapping_add(ub[l] & 0xffff_ffff)
+                                .wrapping_add(off)
+                        })
+                    };
+                    let inst = &self.l.kernel.code[pc as usize];
+                    self.memory_at(w, mem, inst, pc, e, addrs)?;
+                }
+            }
+            SOp::Shfl {
+                mode,
+                p,
+                d,
+                a: ra,
+                b: sb,
+                c: sc_,
+            } => {
+                let mut out = [0u32; 32];
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
+                let src: [u32; 32] = std::array::from_fn(|l| w.regs[*ra as usize * 32 + l] as u32);
+                let mut pv = 0u32;
+                for l in lanes(e) {
+                    let bval = b[l] & 0x1f;
+                    let seg = (c[l] >> 8) & 0x1f;
+                    let cval = c[l] & 0x1f;
+                    let lane = l as u32;
+                    let max_lane = (lane & seg) | (cval & !seg);
+                    let min_lane = lane & seg;
+                    let (j, ok) = match mode {
+                        ShflMode::Up => {
+                            let j = lane as i32 - bval as i32;
+                            (j, j >= max_lane as i32)
+                        }
+                        ShflMode::Down => {
+                            let j = lane + bval;
+                            (j as i32, j <= max_lane)
+                        }
+                        ShflMode::Bfly => {
+                            let j = lane ^ bval;
+                            (j as i32, j <= max_lane)
+                        }
+                        ShflMode::Idx => {
+                            let j = min_lane | (bval & !seg);
+                            (j as i32, j <= max_lane)
+                        }
+                    };
+                    let j = if ok { j as usize } else { l };
+                    out[l] = src[j & 31];
+                    pv |= (ok as u32) << l;
+                }
+                self.put(w, sc, *d, e, &out);
+                put_pred(w, *p, e, pv);
+            }
+            SOp::Vote {
+                mode, d, p, a: pa, ..
+            } => {
+                let t = pbits(w, *pa) & e;
+                let v = match mode {
+                    VoteMode::All => t == e,
+                    VoteMode::Any => t != 0,
+                    _ => t == e || t == 0,
+                };
+                self.put(w, sc, *d, e, &[t; 32]);
+                put_pred(w, *p, e, if v { !0 } else { 0 });
+            }
+            SOp::Redux {
+                op,
+                signed,
+                d,
+                a: ra,
+            } => {
+                let vals = lanes(e).map(|l| w.regs[*ra as usize * 32 + l] as u32);
+                let r = match op {
+                    ReduxOp::Add => vals.fold(0u32, |s, v| s.wrapping_add(v)),
+                    ReduxOp::And => vals.fold(!0u32, |s, v| s & v),
+                    ReduxOp::Or => vals.fold(0u32, |s, v| s | v),
+                    ReduxOp::Xor => vals.fold(0u32, |s, v| s ^ v),
+                    ReduxOp::Min if *signed => vals.map(|v| v as i32).min().unwrap_or(0) as u32,
+                    ReduxOp::Max if *signed => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
+                    ReduxOp::Min => vals.min().unwrap_or(0),
+                    ReduxOp::Max => vals.max().unwrap_or(0),
+                };
+                self.put(w, sc, *d, e, &[r; 32]);
+            }
+            SOp::Bra { target } => {
+                if e != m && e != 0 {
+                    // The taken lanes become a group of their own.
+                    let counter = sc.aux as usize * 32 + 1;
+                    let g = w.regs[counter] + 1;
+                    w.regs[counter] = g;
+                    for l in lanes(e) {
+                        w.regs[sc.gid as usize * 32 + l] = g;
+                    }
+                }
+                w.branch(m, e, pc, *target);
+                return Ok(());
+            }
+            SOp::Exit => {
+                w.exit(m, e, pc);
+                release_complete(w, sc);
+                return Ok(());
+            }
+            SOp::Bssy { b: bar } => {
+                w.regs[*bar as usize * 32] = e as u64;
+                w.regs[*bar as usize * 32 + 1] = 0;
+            }
+            SOp::Bsync { b: bar } => {
+                // The group waits here until every live lane of the barrier has arrived.
+                let base = *bar as usize * 32;
+                if e != 0 {
+                    w.regs[base + 1] |= e as u64;
+                    w.regs[base + 2] = pc as u64;
+                    if w.converged && e != w.live & !w.waiting {
+                        w.lane_pc = [pc; 32];
+                        w.converged = false;
+                    }
+                    if !w.converged {
+                        let p = parked(w, sc) | e;
+                        set_parked(w, sc, p);
+                        release_if_complete(w, sc, *bar as usize);
+                        w.advance(m & !e, pc + 1);
+                        return Ok(());
+                    }
+                    w.regs[base + 1] = 0;
+                }
+            }
+            SOp::Break { b: bar } => {
+                let v = w.regs[*bar as usize * 32] as u32 & !e;
+                w.regs[*bar as usize * 32] = v as u64;
+                release_if_complete(w, sc, *bar as usize);
+            }
+            SOp::Bar { id, count, arrive } => {
+                if e != 0 {
+                    let lane0 = e.trailing_zeros() as usize;
+                    let id = self.one(w, *id, lane0);
+                    let expected = match count {
+                        Some(c) => self.one(w, *c, lane0),
+                        None => 0,
+                    };
+                    self.bar_arrive(w, mem, pc, m, e, id, expected, *arrive)?;
+                }
+            }
+            SOp::Nop => {}
+        }
+        w.advance(m, pc + 1);
+        Ok(())
+    }
+}

@@ -1,0 +1,482 @@
+//! The decoded form of an sm_90 SASS kernel: what [`crate::sass`] makes of nvdisasm's text and
+//! what the executor ([`crate::exec::simt`]) runs, with no strings left.
+//!
+//! Registers: the warp's register file holds, per lane, the 32-bit general registers `R0..Rn`
+//! at their own index, then one slot that always reads 0 (`RZ` and `URZ` as sources), the
+//! uniform registers `UR0..` (written in every lane, so that a vector instruction reads them
+//! like any register), the convergence-barrier registers `B0..B15` (lane 0 holds the barrier's
+//! lane mask) and a sink that takes writes to `RZ`. Predicates: `P0..P6` at 0..6, `PT` at 7
+//! (all ones, never written), `UP0..UP6` at 8..14 (`UPT` reads `PT`) and a sink at 15.
+//!
+//! Memory instructions keep their effect in the PTX form ([`crate::ir::Op::Ld`],
+//! [`crate::ir::Op::St`], [`crate::ir::Op::Atom`], at the same index of [`crate::ir::Kernel::code`]),
+//! so the loads, stores, faults and requests of both instruction sets are one implementation;
+//! [`SOp::Mem`] only says how the SASS forms the 32 addresses.
+
+use crate::ir::Sreg;
+
+/// A register slot in the warp's register file (see the module docs).
+pub type SReg = u16;
+
+/// The predicate slot of `PT` (and `UPT`).
+pub const PT: u8 = 7;
+/// The predicate slot that takes writes to `PT`/`UPT`.
+pub const PSINK: u8 = 15;
+/// Predicate slots per warp.
+pub const NUM_PREDS: u32 = 16;
+
+/// A predicate source, possibly negated (`!P0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PIn {
+    /// The slot.
+    pub idx: u8,
+    /// `!`.
+    pub neg: bool,
+}
+
+impl PIn {
+    /// `PT`.
+    pub const TRUE: PIn = PIn {
+        idx: PT,
+        neg: false,
+    };
+}
+
+/// Where a source operand comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opnd {
+    /// A register slot (general, zero or uniform).
+    R(SReg),
+    /// A 32-bit immediate.
+    Imm(u32),
+    /// `c[bank][offset]`: a word of a constant bank, the same for every lane.
+    C {
+        /// Bank (0: the driver's bank with the launch's parameters; 3: `__constant__` data).
+        bank: u8,
+        /// Byte offset.
+        off: u32,
+    },
+}
+
+/// A source operand with its modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Src {
+    /// The value.
+    pub o: Opnd,
+    /// Modifiers: [`Src::INEG`], [`Src::NOT`], [`Src::FABS`], [`Src::FNEG`] (applied in that
+    /// order), and [`Src::H0_H0`]/[`Src::H1_H1`] for a 16-bit pair operand.
+    pub m: u8,
+}
+
+impl Src {
+    /// `-x` of an integer (two's complement).
+    pub const INEG: u8 = 1;
+    /// `~x`.
+    pub const NOT: u8 = 2;
+    /// `|x|` of an f32 (or f16 pair).
+    pub const FABS: u8 = 4;
+    /// `-x` of an f32 (or f16 pair).
+    pub const FNEG: u8 = 8;
+    /// `.H0_H0`: the low half in both halves.
+    pub const H0_H0: u8 = 16;
+    /// `.H1_H1`: the high half in both halves.
+    pub const H1_H1: u8 = 32;
+    /// `|x|` of each half of an f16 pair.
+    pub const HABS: u8 = 64;
+    /// `-x` of each half of an f16 pair.
+    pub const HNEG: u8 = 128;
+
+    /// A plain operand.
+    pub const fn of(o: Opnd) -> Src {
+        Src { o, m: 0 }
+    }
+
+    /// The operand's value `v` with its modifiers applied.
+    #[inline(always)]
+    pub fn apply(self, v: u32) -> u32 {
+        let mut v = v;
+        if self.m & Src::INEG != 0 {
+            v = v.wrapping_neg();
+        }
+        if self.m & Src::NOT != 0 {
+            v = !v;
+        }
+        if self.m & Src::H0_H0 != 0 {
+            v = (v & 0xffff) | (v << 16);
+        }
+        if self.m & Src::H1_H1 != 0 {
+            v = (v >> 16) | (v & 0xffff_0000);
+        }
+        if self.m & Src::FABS != 0 {
+            v &= 0x7fff_ffff;
+        }
+        if self.m & Src::FNEG != 0 {
+            v ^= 0x8000_0000;
+        }
+        if self.m & Src::HABS != 0 {
+            v &= 0x7fff_7fff;
+        }
+        if self.m & Src::HNEG != 0 {
+            v ^= 0x8000_8000;
+        }
+        v
+    }
+}
+
+/// Integer comparison of `ISETP`, and float comparison of `FSETP` (with the unordered forms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `.F` (false)
+    F,
+    /// `.LT`
+    Lt,
+    /// `.EQ`
+    Eq,
+    /// `.LE`
+    Le,
+    /// `.GT`
+    Gt,
+    /// `.NE`
+    Ne,
+    /// `.GE`
+    Ge,
+    /// `.T` (true)
+    T,
+    /// `.NUM`: neither is NaN.
+    Num,
+    /// `.NAN`: either is NaN.
+    Nan,
+    /// `.LTU`
+    Ltu,
+    /// `.EQU`
+    Equ,
+    /// `.LEU`
+    Leu,
+    /// `.GTU`
+    Gtu,
+    /// `.NEU`
+    Neu,
+    /// `.GEU`
+    Geu,
+}
+
+/// How a predicate result combines with the instruction's predicate input (`.AND .OR .XOR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PLogic {
+    /// `.AND`
+    And,
+    /// `.OR`
+    Or,
+    /// `.XOR`
+    Xor,
+}
+
+/// A 32-bit integer lane function of up to three sources and a per-instruction constant.
+pub type Lane3 = fn(u32, u32, u32, u32) -> u32;
+
+/// Which special register `S2R`/`S2UR`/`CS2R` read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialReg {
+    /// One of the registers PTX also has.
+    Ptx(Sreg),
+    /// `SR_CgaCtaId`: the block's rank in its cluster (0: gpumemsim launches no clusters).
+    CgaCtaId,
+    /// `SR_LTMASK`, `SR_LEMASK`, `SR_GTMASK`, `SR_GEMASK`, `SR_EQMASK` are [`Sreg`]s too.
+    /// `SRZ`: zero.
+    Zero,
+}
+
+/// One decoded SASS operation.
+#[derive(Clone, Debug)]
+pub enum SOp {
+    /// `d = f(a, b, c, k)` in every lane: the 32-bit integer and float arithmetic whose
+    /// semantics are a pure lane function (`IMAD`, `IADD3` without carries, `LEA`, `LOP3.LUT`,
+    /// `SHF`, `PRMT`, `FADD`, `FMUL`, `FFMA`, `I2FP`, `VIADD`, `MOV`, ...).
+    Alu {
+        /// The lane function.
+        f: Lane3,
+        /// Destination.
+        d: SReg,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source.
+        c: Src,
+        /// Constant of the instruction (a LUT, a shift, a rounding mode).
+        k: u32,
+    },
+    /// Like [`SOp::Alu`] with a predicate operand: `SEL`, `FSEL` (`p ? a : b`), `VIMNMX`
+    /// (`p ? min : max`).
+    AluP {
+        /// The lane function; its fourth argument is the predicate's bit.
+        f: Lane3,
+        /// Destination.
+        d: SReg,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Predicate.
+        p: PIn,
+    },
+    /// 64-bit results: `IMAD.WIDE(.U32)` (`d:d+1 = a * b + c:c+1`).
+    ImadWide {
+        /// Destination pair.
+        d: SReg,
+        /// Sources.
+        a: Src,
+        /// Multiplier.
+        b: Src,
+        /// Addend pair (its low register).
+        c: Src,
+        /// Signed multiply.
+        signed: bool,
+    },
+    /// Additions with carries: `IADD3` with carry-out predicates, `IADD3.X`, `IMAD.X`,
+    /// `LEA` with a carry-out, `LEA.HI.X`: `d = f(a, b, c) + cin0 + cin1`, carries out.
+    AddCarry {
+        /// Computes the 64-bit sum before carries in (from the three sources and `k`).
+        f: fn(u32, u32, u32, u32) -> u64,
+        /// Destination.
+        d: SReg,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source.
+        c: Src,
+        /// Constant (a shift).
+        k: u32,
+        /// Carry-in predicates.
+        cin: [PIn; 2],
+        /// Carry-out predicates (bit 32 and bit 33 of the sum).
+        cout: [u8; 2],
+    },
+    /// `LOP3.LUT P, d, a, b, c, lut, pin`: the result and its `!= 0` into a predicate.
+    Lop3P {
+        /// Predicate destination.
+        p: u8,
+        /// Destination.
+        d: SReg,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source.
+        c: Src,
+        /// Truth table.
+        lut: u8,
+    },
+    /// `ISETP`: `p = cmp(a, b) op pin`, `q = !cmp(a, b) op pin`; `.EX` compares the high words
+    /// of a 64-bit comparison whose low-word result is `ex`.
+    Isetp {
+        /// Comparison.
+        cmp: Cmp,
+        /// Unsigned.
+        unsigned: bool,
+        /// Combination with `pin`.
+        op: PLogic,
+        /// Destinations.
+        p: u8,
+        /// Second destination (the complement).
+        q: u8,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Predicate input.
+        pin: PIn,
+        /// `.EX`: the low words' result.
+        ex: Option<PIn>,
+    },
+    /// `FSETP` (f32) and `DSETP` (f64, register pairs).
+    Fsetp {
+        /// Comparison.
+        cmp: Cmp,
+        /// Combination with `pin`.
+        op: PLogic,
+        /// `.FTZ`.
+        ftz: bool,
+        /// `DSETP`.
+        f64: bool,
+        /// Destinations.
+        p: u8,
+        /// Second destination.
+        q: u8,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Predicate input.
+        pin: PIn,
+    },
+    /// `PLOP3.LUT p, q, a, b, c, lut, lut2`.
+    Plop3 {
+        /// Destinations.
+        p: u8,
+        /// Second destination.
+        q: u8,
+        /// Inputs.
+        s: [PIn; 3],
+        /// Truth tables of `p` and `q`.
+        lut: [u8; 2],
+    },
+    /// `S2R`/`S2UR`/`CS2R.32`: a special register.
+    S2r {
+        /// Destination.
+        d: SReg,
+        /// Which.
+        sr: SpecialReg,
+        /// Uniform destination (`S2UR`).
+        uniform: bool,
+    },
+    /// `LDC`, `LDC.64`, `LDC.U8` ... with a per-lane register index, or `ULDC` (uniform).
+    Ldc {
+        /// Destination (low register).
+        d: SReg,
+        /// Bank.
+        bank: u8,
+        /// Index register (zero slot when none).
+        r: SReg,
+        /// Byte offset.
+        off: u32,
+        /// Bytes (1, 2, 4, 8).
+        bytes: u8,
+        /// Sign-extend a 1- or 2-byte value.
+        signed: bool,
+        /// `ULDC`: written to a uniform register.
+        uniform: bool,
+    },
+    /// `R2UR`: a register's value in the first active lane, to a uniform register.
+    R2ur {
+        /// Destination.
+        d: SReg,
+        /// Source.
+        a: SReg,
+    },
+    /// A memory instruction; its effect is `code[pc]` of the kernel (see the module docs).
+    Mem {
+        /// Address base: a register (a pair with `wide`), or the zero slot.
+        base: SReg,
+        /// The base is a 64-bit register pair (`[R2.64]`).
+        wide: bool,
+        /// A uniform register added to the address (`[R2+UR4]`), or the zero slot.
+        ubase: SReg,
+        /// Immediate offset.
+        off: i32,
+        /// The window the address is in: shared addresses have the 1 KB reserved window
+        /// subtracted (see [`crate::sass`]).
+        shared: bool,
+    },
+    /// `SHFL.{IDX,UP,DOWN,BFLY} p, d, a, b, c`.
+    Shfl {
+        /// Mode.
+        mode: crate::ir::ShflMode,
+        /// Predicate destination (the source lane was in range).
+        p: u8,
+        /// Destination.
+        d: SReg,
+        /// Value.
+        a: SReg,
+        /// Lane or offset.
+        b: Src,
+        /// Clamp and segment mask.
+        c: Src,
+    },
+    /// `VOTE.{ALL,ANY,EQ}` and `VOTEU`: `d` = ballot, `p` = the vote.
+    Vote {
+        /// Mode.
+        mode: crate::ir::VoteMode,
+        /// Ballot destination (`RZ`/`URZ`: the sink).
+        d: SReg,
+        /// Predicate destination.
+        p: u8,
+        /// The voted predicate.
+        a: PIn,
+        /// `VOTEU`: the ballot goes to a uniform register.
+        uniform: bool,
+    },
+    /// `REDUX.{SUM,MIN,MAX,AND,OR,XOR}(.S32) UR, R`: a reduction over the active lanes.
+    Redux {
+        /// Operation.
+        op: crate::ir::ReduxOp,
+        /// Signed min/max.
+        signed: bool,
+        /// Uniform destination.
+        d: SReg,
+        /// Source.
+        a: SReg,
+    },
+    /// `BRA target` (guarded per lane).
+    Bra {
+        /// Instruction index.
+        target: u32,
+    },
+    /// `BSSY B, target`: the active lanes join convergence barrier `b`.
+    Bssy {
+        /// The barrier's register slot.
+        b: SReg,
+    },
+    /// `BSYNC B`: the lanes of barrier `b` reconverge here.
+    Bsync {
+        /// The barrier's register slot.
+        b: SReg,
+    },
+    /// `BREAK B`: the executing lanes leave barrier `b`.
+    Break {
+        /// The barrier's register slot.
+        b: SReg,
+    },
+    /// `BAR.SYNC id{, count}` and `BAR.ARV`.
+    Bar {
+        /// Barrier id.
+        id: Src,
+        /// Thread count, if given.
+        count: Option<Src>,
+        /// `BAR.ARV`: arrive without waiting.
+        arrive: bool,
+    },
+    /// `EXIT`.
+    Exit,
+    /// `NOP`, and instructions without an effect gpumemsim models (`MEMBAR`, `ERRBAR`,
+    /// `CCTL`, `DEPBAR`, `NANOSLEEP`, `YIELD`, `WARPSYNC` of the full mask).
+    Nop,
+}
+
+/// One SASS instruction.
+#[derive(Clone, Debug)]
+pub struct SInst {
+    /// Guard predicate (`PT` when none).
+    pub guard: PIn,
+    /// Operation.
+    pub op: SOp,
+}
+
+/// A kernel's decoded SASS.
+#[derive(Clone, Debug)]
+pub struct SassCode {
+    /// Instructions, at index `address / 16`.
+    pub insts: Vec<SInst>,
+    /// The slot that reads 0.
+    pub zero: SReg,
+    /// The slot that takes writes to `RZ`/`URZ`.
+    pub sink: SReg,
+    /// The first convergence-barrier slot (`B0`): lane 0 holds the barrier's lanes, lane 1
+    /// those that wait at its `BSYNC`, lane 2 that `BSYNC`'s index.
+    pub b: SReg,
+    /// Each lane's group: lanes run together only while in the same group (see
+    /// [`crate::sass`]).
+    pub gid: SReg,
+    /// Lane 0: the lanes waiting at a `BSYNC`; lane 1: the last group number given out.
+    pub aux: SReg,
+    /// Hardware registers per thread (ptxas), for the report.
+    pub registers: u32,
+    /// Bytes of local memory per thread ptxas's stack frame takes.
+    pub stack_frame: u32,
+    /// The SASS file, for messages.
+    pub file: String,
+    /// Constant bank 4: the device addresses of the module's `__device__` variables, as the
+    /// driver fills it (`.nv.constant4`).
+    pub bank4: Vec<u8>,
+}

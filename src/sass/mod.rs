@@ -1,0 +1,242 @@
+//! The SASS front end: sm_90 machine code, the instructions an H200 really runs.
+//!
+//! ```text
+//!  .ptx ──ptxas -arch=sm_90 -O3 (pip: nvidia-cuda-nvcc)──▶ cubin ──nvdisasm --print-line-info
+//!  (pip: nvidia-cuda-nvdisasm)──▶ .sass text ──[decode]──▶ ir::Kernel with ir::sass::SassCode
+//! ```
+//!
+//! [`tools`] runs the two NVIDIA tools (cached by content hash); the `.sass` committed next to
+//! each example's `.ptx` is their output, so running it needs nothing installed. [`load`]
+//! decodes a `.sass` file into one [`Kernel`] per kernel, taking from the PTX of the same module
+//! what the disassembly does not carry (parameter layout, shared-memory layout) and from the
+//! header ptxas's stack frame and register count.
+//!
+//! The sm_90 conventions the executor follows were read off the disassembly of the committed
+//! PTX (ptxas 13.0.88) and checked by running it against the PTX executor (`tests/sass.rs`):
+//! - constant bank 0: `c[0x0][0x0..0xc]` the block size x, y, z, `c[0x0][0xc..0x18]` the grid
+//!   size, `c[0x0][0x28]` the top of the thread's local stack (`R1` starts there and the frame
+//!   is carved below it), `c[0x0][0x208]` the global memory descriptor (`desc[URx]`: a cache
+//!   policy only), kernel parameters from `c[0x0][0x210]` in the PTX parameter layout;
+//!   `__constant__` variables in bank 3 at their module offsets.
+//! - shared memory: a kernel forms shared addresses as `(SR_CgaCtaId << 24) + 0x400 + offset`:
+//!   the first 1 KB of the window is the system's reservation (the H200 reserves 1 KB per
+//!   block, `GpuConfig::reserved_shared_per_block`) and `SR_CgaCtaId` is the block's rank in
+//!   its cluster, 0 without clusters. The executor subtracts the 1 KB, so the memory models see
+//!   the same shared offsets as for the PTX.
+//! - reconvergence: `BSSY B, L` opens a convergence barrier over the active lanes, `BSYNC B`
+//!   waits for them (Volta's independent thread scheduling reconverges where the compiler put
+//!   `BSYNC`, not at an immediate post-dominator); `BREAK B` takes lanes out of it. The lanes a
+//!   divergent branch separates stay separate groups until a `BSYNC` joins them, even where
+//!   they reach the same instruction: each group issues it (the `BSYNC` itself included), which
+//!   is what the H200 counts (`smsp__inst_executed.sum` of examples/histogram.cu is one
+//!   instruction per block higher than a schedule that merges lanes at equal addresses).
+
+pub mod decode;
+pub mod tools;
+
+use std::sync::Arc;
+
+use crate::ir::sass::{SassCode, NUM_PREDS};
+use crate::ir::{Kernel, Program};
+
+/// A located error in a SASS file.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{file}:{line}: {message}\n  {text}")]
+pub struct SassError {
+    /// The `.sass` file.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// The instruction as written.
+    pub text: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What the `.sass` header says of one kernel (written by [`tools::disassemble`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeaderInfo {
+    /// Mangled name.
+    pub name: String,
+    /// Registers per thread.
+    pub registers: u32,
+    /// Stack frame bytes per thread.
+    pub stack_frame: u32,
+}
+
+/// The header tag of a kernel's resources.
+pub const KERNEL_TAG: &str = "// gpumemsim-sass-kernel: ";
+/// The header tag of the SHA-256 of the PTX the SASS was made from.
+pub const PTX_HASH_TAG: &str = "// gpumemsim-sass-ptx-sha256: ";
+
+/// The kernels' resources and the PTX hash a `.sass` header records.
+pub fn header(text: &str) -> (Vec<HeaderInfo>, Option<String>) {
+    let mut ks = Vec::new();
+    let mut hash = None;
+    for line in text
+        .lines()
+        .take_while(|l| l.starts_with("//") || l.trim().is_empty())
+    {
+        if let Some(h) = line.strip_prefix(PTX_HASH_TAG) {
+            hash = Some(h.trim().to_string());
+        } else if let Some(rest) = line.strip_prefix(KERNEL_TAG) {
+            let mut it = rest.split_whitespace();
+            let mut h = HeaderInfo {
+                name: it.next().unwrap_or("").to_string(),
+                ..Default::default()
+            };
+            for kv in it {
+                if let Some((k, v)) = kv.split_once('=') {
+                    let v = v.parse().unwrap_or(0);
+                    match k {
+                        "registers" => h.registers = v,
+                        "stack_frame" => h.stack_frame = v,
+                        _ => {}
+                    }
+                }
+            }
+            ks.push(h);
+        }
+    }
+    (ks, hash)
+}
+
+/// Refuses a read of constant bank 0 outside what gpumemsim fills in (see the module docs).
+fn check_bank0(
+    code: &SassCode,
+    raw: &decode::RawKernel,
+    file: &str,
+    param_bytes: u32,
+) -> Result<(), SassError> {
+    use crate::ir::sass::{Opnd, SOp};
+    let known = |off: u32, n: u32| {
+        let end = off + n;
+        end <= 0x18 || (off >= 0x28 && end <= 0x2c) || (off >= 0x208 && end <= 0x210 + param_bytes)
+    };
+    for (i, si) in code.insts.iter().enumerate() {
+        let mut bad = None;
+        let mut check = |o: &Opnd| {
+            if let Opnd::C { bank: 0, off } = o {
+                if !known(*off, 4) {
+                    bad = Some(*off);
+                }
+            }
+        };
+        match &si.op {
+            SOp::Alu { a, b, c, .. }
+            | SOp::AddCarry { a, b, c, .. }
+            | SOp::Lop3P { a, b, c, .. } => {
+                check(&a.o);
+                check(&b.o);
+                check(&c.o);
+            }
+            SOp::AluP { a, b, .. } | SOp::Isetp { a, b, .. } | SOp::Fsetp { a, b, .. } => {
+                check(&a.o);
+                check(&b.o);
+            }
+            SOp::ImadWide { a, b, c, .. } => {
+                check(&a.o);
+                check(&b.o);
+                check(&c.o);
+            }
+            SOp::Ldc {
+                bank: 0,
+                r,
+                off,
+                bytes,
+                ..
+            } if *r == code.zero && !known(*off, *bytes as u32) => bad = Some(*off),
+            _ => {}
+        }
+        if let Some(off) = bad {
+            let (line, _, _, text) = &raw.insts[i];
+            return Err(SassError {
+                file: file.to_string(),
+                line: *line,
+                text: text.clone(),
+                message: format!(
+                    "c[0x0][{off:#x}] is a part of constant bank 0 gpumemsim does not model"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Decodes `text` (a `.sass` file named `file`) into kernels that run as SASS, one per kernel
+/// of `ptx` that the file has. A kernel the PTX lacks is ignored (the SASS of the same module
+/// has the same kernels).
+pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassError> {
+    let (infos, _) = header(text);
+    let mut out = Vec::new();
+    let (raws, data) = decode::split(text);
+    let err = |message: String| SassError {
+        file: file.to_string(),
+        line: 0,
+        text: String::new(),
+        message,
+    };
+    // Bank 3 must hold the `__constant__` variables where the PTX module placed them.
+    for (sym, off) in &data.bank3 {
+        let v = ptx
+            .vars
+            .iter()
+            .find(|v| &v.name == sym && v.space == crate::mem::request::Space::Const);
+        if v.map(|v| v.addr) != Some(*off as u64) {
+            return Err(err(format!(
+                "constant bank 3 places '{sym}' at {off:#x}, the PTX module at {:?}",
+                v.map(|v| v.addr)
+            )));
+        }
+    }
+    let mut bank4 = Vec::new();
+    for (off, sym) in &data.bank4 {
+        let v = ptx.vars.iter().find(|v| &v.name == sym).ok_or_else(|| {
+            err(format!(
+                "constant bank 4 names '{sym}', which the PTX module lacks"
+            ))
+        })?;
+        let o = *off as usize;
+        if bank4.len() < o + 8 {
+            bank4.resize(o + 8, 0);
+        }
+        bank4[o..o + 8].copy_from_slice(&v.addr.to_le_bytes());
+    }
+    for raw in raws {
+        let Some(pk) = ptx.kernel(&raw.name) else {
+            continue;
+        };
+        let d = decode::decode(&raw, file)?;
+        let info = infos.iter().find(|h| h.name == raw.name);
+        let stack_frame = info.map(|h| h.stack_frame).unwrap_or(0);
+        let code = SassCode {
+            insts: d.insts,
+            zero: d.slots.zero,
+            sink: d.slots.sink,
+            b: d.slots.b,
+            gid: d.slots.gid,
+            aux: d.slots.aux,
+            registers: info.map(|h| h.registers).unwrap_or(0),
+            stack_frame,
+            file: file.to_string(),
+            bank4: bank4.clone(),
+        };
+        check_bank0(&code, &raw, file, pk.param_bytes)?;
+        out.push(Kernel {
+            name: pk.name.clone(),
+            code: d.code,
+            info: d.info,
+            num_regs: d.slots.total(),
+            num_preds: NUM_PREDS,
+            params: pk.params.clone(),
+            param_bytes: pk.param_bytes,
+            static_shared: pk.static_shared,
+            dynamic_shared_offset: pk.dynamic_shared_offset,
+            local_bytes: stack_frame as u64,
+            files: d.files,
+            reqntid: pk.reqntid,
+            sass: Some(Arc::new(code)),
+        });
+    }
+    Ok(out)
+}
