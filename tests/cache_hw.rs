@@ -482,3 +482,78 @@ fn warm_caches_keep_l2_between_launches() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The cache kernels compute what the H200 computed (tests/hw/h200/cache2/outputs.sha256: the
+/// H200's output hashes; the models count, they never change a result), and their coalescer
+/// counters (requests and sectors per instruction kind, which the cache counters build on) are
+/// the H200's exactly; the aggregated `atom_same` (ptxas's SHFL.UP + one ATOMG) among them.
+#[test]
+fn cache_kernels_compute_and_coalesce_as_the_h200() {
+    use sha2::{Digest, Sha256};
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let report = run(&format!("{dir}/tests/hw/kernels/cache.toml"));
+    let hashes = std::fs::read_to_string(format!("{dir}/tests/hw/h200/cache2/outputs.sha256"))
+        .expect("outputs.sha256");
+    let mut outputs = 0;
+    for (_, file, bytes) in &report.outputs {
+        let want = hashes
+            .lines()
+            .find_map(|l| {
+                l.strip_suffix(&format!("outputs/k_cache/{file}"))
+                    .map(|h| h.trim().to_string())
+            })
+            .unwrap_or_else(|| panic!("no H200 hash for {file}"));
+        assert_eq!(format!("{:x}", Sha256::digest(bytes)), want, "{file}");
+        outputs += 1;
+    }
+    assert_eq!(outputs, 4);
+    let csv = std::fs::read_to_string(format!("{dir}/tests/hw/h200/cache2/ncu/k_cache.csv"))
+        .expect("k_cache.csv");
+    let hw = parse_ncu_csv(&csv).expect("csv");
+    let mut compared = 0;
+    for (i, (l, h)) in report.launches.iter().zip(&hw).enumerate() {
+        for (metric, &hv) in &h.metrics {
+            let coalescer = metric.starts_with("l1tex__t_requests_pipe_lsu_mem_global")
+                || (metric.starts_with("l1tex__t_sectors_pipe_lsu_mem_global")
+                    && !metric.contains("_lookup_"));
+            if !coalescer {
+                continue;
+            }
+            let sv = l.metrics.get(metric.as_str()).copied();
+            assert_eq!(sv, Some(hv), "launch {} {}: {metric}", i + 1, l.kernel);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 38 * 5, "only {compared} values");
+}
+
+/// The text report proposes a fix only where it would cut the traffic that remains: the chunked
+/// walk's loads (32 sectors per request, 7 of 8 caught by L1 on the H200: global_patterns.csv
+/// launch 4) get none, its stores (written through to L2) keep theirs.
+#[test]
+fn a_fix_is_proposed_only_for_traffic_past_l1() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let report = run(&format!("{dir}/examples/global_patterns.toml"));
+    let text = gpumemsim::report::text::render(&report, 5);
+    let chunked = text
+        .split("\nlaunch ")
+        .find(|l| l.starts_with("4: copy_chunked"))
+        .expect("launch 4");
+    let load = chunked
+        .split("global_patterns.cu")
+        .find(|f| f.contains("global load, uncoalesced"))
+        .expect("the load's finding");
+    assert!(
+        load.contains("L1 caught 229,376 of these 262,144"),
+        "{load}"
+    );
+    assert!(
+        load.contains("would not reduce it") && !load.contains("fix:"),
+        "{load}"
+    );
+    let store = chunked
+        .split("global_patterns.cu")
+        .find(|f| f.contains("global store, uncoalesced"))
+        .expect("the store's finding");
+    assert!(store.contains("fix:"), "{store}");
+}

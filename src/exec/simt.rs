@@ -384,6 +384,38 @@ fn expected_allocations(l: &Launch<'_>) -> Vec<u32> {
         .collect()
 }
 
+/// The lane `lane` of a `shfl.sync` reads from, and whether that lane is valid, for source-lane
+/// operand `b` and the clamp/segment operand `c` (PTX ISA 9.7.9.6, "shfl.sync": `c` packs the
+/// segment mask in bits 8-12 and the clamp value in bits 0-4). An invalid source reads the lane
+/// itself. Shared by the PTX `shfl.sync` and the SASS `SHFL`.
+pub(crate) fn shfl_source(mode: ShflMode, lane: usize, b: u32, c: u32) -> (usize, bool) {
+    let bval = b & 0x1f;
+    let seg = (c >> 8) & 0x1f;
+    let cval = c & 0x1f;
+    let l = lane as u32;
+    let max_lane = (l & seg) | (cval & !seg);
+    let min_lane = l & seg;
+    let (j, ok) = match mode {
+        ShflMode::Up => {
+            let j = l as i32 - bval as i32;
+            (j, j >= max_lane as i32)
+        }
+        ShflMode::Down => {
+            let j = l + bval;
+            (j as i32, j <= max_lane)
+        }
+        ShflMode::Bfly => {
+            let j = l ^ bval;
+            (j as i32, j <= max_lane)
+        }
+        ShflMode::Idx => {
+            let j = min_lane | (bval & !seg);
+            (j as i32, j <= max_lane)
+        }
+    };
+    (if ok { j as usize & 31 } else { lane }, ok)
+}
+
 /// Releases the warps waiting at counted barriers whose thread count has arrived.
 fn release_counted(warps: &mut [Warp], mem: &mut BlockMem) -> bool {
     let mut released = false;
@@ -1114,33 +1146,10 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     let src: Vec<u64> = (0..32).map(|l| self.val(w, mem, *a, l)).collect();
                     let mut pv = 0u32;
                     for l in lanes(e) {
-                        let bval = self.val(w, mem, *b, l) as u32 & 0x1f;
+                        let bv = self.val(w, mem, *b, l) as u32;
                         let cv = self.val(w, mem, *c, l) as u32;
-                        let seg = (cv >> 8) & 0x1f;
-                        let cval = cv & 0x1f;
-                        let lane = l as u32;
-                        let max_lane = (lane & seg) | (cval & !seg);
-                        let min_lane = lane & seg;
-                        let (j, ok) = match mode {
-                            ShflMode::Up => {
-                                let j = lane as i32 - bval as i32;
-                                (j, j >= max_lane as i32)
-                            }
-                            ShflMode::Down => {
-                                let j = lane + bval;
-                                (j as i32, j <= max_lane)
-                            }
-                            ShflMode::Bfly => {
-                                let j = lane ^ bval;
-                                (j as i32, j <= max_lane)
-                            }
-                            ShflMode::Idx => {
-                                let j = min_lane | (bval & !seg);
-                                (j as i32, j <= max_lane)
-                            }
-                        };
-                        let j = if ok { j as usize } else { l };
-                        w.regs[*d as usize * 32 + l] = src[j & 31] & 0xffff_ffff;
+                        let (j, ok) = shfl_source(*mode, l, bv, cv);
+                        w.regs[*d as usize * 32 + l] = src[j] & 0xffff_ffff;
                         if ok {
                             pv |= 1 << l;
                         }
@@ -1325,11 +1334,6 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             Op::Ld { addr, .. } | Op::St { addr, .. } | Op::Atom { addr, .. } => *addr,
             _ => return Ok(()),
         };
-        // A fully predicated-off instruction requests nothing; Nsight Compute does not count it
-        // either (tests/hw/h200/hw/ncu/k_global.csv, launch gl_pred_off: 0 instructions).
-        if e == 0 {
-            return Ok(());
-        }
         let off = addr.offset as u64;
         let mut addrs = [off; 32];
         if let Some(r) = addr.base {
@@ -1374,6 +1378,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         // A reduction ptxas performs from one elected lane (`Op::Atom::elected`) requests that
         // lane's sector only.
         let elected = matches!(inst.op, Op::Atom { elected: true, .. });
+        // A fully predicated-off instruction requests nothing; Nsight Compute does not count it
+        // either (tests/hw/h200/hw/ncu/k_global.csv, launch gl_pred_off: 0 instructions).
         if e == 0 {
             return Ok(());
         }

@@ -63,8 +63,9 @@
 
 use super::config::GpuConfig;
 
-/// Kernel and launch parameters that decide occupancy.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Kernel and launch parameters that decide occupancy (the HTML report keeps them to redraw the
+/// occupancy graphs).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct OccupancyInput {
     /// Threads per block (the product of the three block dimensions).
     pub block_threads: u32,

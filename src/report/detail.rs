@@ -28,7 +28,7 @@ pub struct LaunchDetail {
     /// One sample per memory instruction that executed (see [`InstSample`]).
     pub samples: Vec<InstSample>,
     /// The occupancy calculation's inputs, when ptxas's resource figures are known.
-    pub occupancy: Option<OccupancyParams>,
+    pub occupancy: Option<OccupancyInput>,
 }
 
 /// A source file and its lines.
@@ -60,49 +60,6 @@ pub struct PtxInst {
 
 fn is_zero(v: &u32) -> bool {
     *v == 0
-}
-
-/// The inputs of [`crate::gpu::occupancy::occupancy`] for the launch.
-#[derive(Clone, Debug, Serialize)]
-pub struct OccupancyParams {
-    /// Threads per block.
-    pub block_threads: u32,
-    /// Registers per thread as ptxas reported them.
-    pub regs_per_thread: u32,
-    /// Static shared memory per block.
-    pub static_shared: u32,
-    /// Dynamic shared memory per block.
-    pub dynamic_shared: u32,
-    /// The carveout preference in percent, if set.
-    pub carveout_percent: Option<i32>,
-    /// `cudaFuncAttributeMaxDynamicSharedMemorySize`, if set.
-    pub max_dynamic_shared: Option<u32>,
-}
-
-impl OccupancyParams {
-    /// From the calculator's input.
-    pub fn from_input(i: &OccupancyInput) -> Self {
-        OccupancyParams {
-            block_threads: i.block_threads,
-            regs_per_thread: i.regs_per_thread,
-            static_shared: i.static_shared,
-            dynamic_shared: i.dynamic_shared,
-            carveout_percent: i.carveout_percent,
-            max_dynamic_shared: i.max_dynamic_shared,
-        }
-    }
-
-    /// Back to the calculator's input.
-    pub fn input(&self) -> OccupancyInput {
-        OccupancyInput {
-            block_threads: self.block_threads,
-            regs_per_thread: self.regs_per_thread,
-            static_shared: self.static_shared,
-            dynamic_shared: self.dynamic_shared,
-            carveout_percent: self.carveout_percent,
-            max_dynamic_shared: self.max_dynamic_shared,
-        }
-    }
 }
 
 impl LaunchDetail {
@@ -160,7 +117,7 @@ impl LaunchDetail {
             ptx_file: super::file_name(&ptx_file.display().to_string()),
             ptx,
             samples,
-            occupancy: occupancy.map(OccupancyParams::from_input),
+            occupancy: occupancy.cloned(),
         }
     }
 }

@@ -410,3 +410,18 @@ fn a_buffer_is_freed_once_outside_repeats_and_not_written_out() {
         "spec.toml: [[step]] #2 dst: no buffer named \"c\""
     );
 }
+
+#[test]
+fn caches_key_is_cold_or_warm() {
+    let e = err(&format!("{HEAD}caches = \"hot\"\n{LAUNCH}"));
+    assert!(
+        e.contains("spec.toml") && e.contains("caches") && e.contains("\"hot\""),
+        "{e}"
+    );
+    let dir = scratch();
+    std::fs::write(dir.join("k.cu"), "").unwrap();
+    let warm = load(&dir, &format!("{HEAD}caches = \"warm\"\n{LAUNCH}")).unwrap();
+    assert!(warm.warm_caches);
+    let cold = load(&dir, &format!("{HEAD}{LAUNCH}")).unwrap();
+    assert!(!cold.warm_caches);
+}

@@ -621,32 +621,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 let src: [u32; 32] = std::array::from_fn(|l| w.regs[*ra as usize * 32 + l] as u32);
                 let mut pv = 0u32;
                 for l in lanes(e) {
-                    let bval = b[l] & 0x1f;
-                    let seg = (c[l] >> 8) & 0x1f;
-                    let cval = c[l] & 0x1f;
-                    let lane = l as u32;
-                    let max_lane = (lane & seg) | (cval & !seg);
-                    let min_lane = lane & seg;
-                    let (j, ok) = match mode {
-                        ShflMode::Up => {
-                            let j = lane as i32 - bval as i32;
-                            (j, j >= max_lane as i32)
-                        }
-                        ShflMode::Down => {
-                            let j = lane + bval;
-                            (j as i32, j <= max_lane)
-                        }
-                        ShflMode::Bfly => {
-                            let j = lane ^ bval;
-                            (j as i32, j <= max_lane)
-                        }
-                        ShflMode::Idx => {
-                            let j = min_lane | (bval & !seg);
-                            (j as i32, j <= max_lane)
-                        }
-                    };
-                    let j = if ok { j as usize } else { l };
-                    out[l] = src[j & 31];
+                    let (j, ok) = super::shfl_source(*mode, l, b[l], c[l]);
+                    out[l] = src[j];
                     pv |= (ok as u32) << l;
                 }
                 self.put(w, sc, *d, e, &out);

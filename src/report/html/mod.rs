@@ -372,7 +372,7 @@ fn launch_view(n: usize, l: &LaunchReport, gpu: &GpuConfig) -> LaunchView {
     };
     let (occupancy, occupancy_note) = match l.detail.as_ref().and_then(|d| d.occupancy.as_ref()) {
         Some(p) => {
-            let input = p.input();
+            let input = p.clone();
             let g = occupancy::graphs(gpu, &input);
             (
                 g.iter()
