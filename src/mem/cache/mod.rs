@@ -365,7 +365,9 @@ pub struct L2 {
     parts: [SectoredCache; 2],
 }
 
-/// Ways per L2 set.
+/// Ways per L2 set: a modelling choice, not a measured fact (the H200's associativity is not
+/// published and the recorded data does not fix it; with a hashed index and 30 MB per partition
+/// the counters above depend on capacity, not on the way count).
 const L2_WAYS: usize = 16;
 
 impl L2 {
@@ -490,8 +492,9 @@ impl L2 {
     }
 }
 
-/// Ways per L1 set's worth of lines: L1 has 32 sets, so that every capacity the carveout leaves
-/// (256 KB less 0 to 228 KB, always a multiple of 4 KB) is a whole number of ways.
+/// L1's set count, a modelling choice (the H200's L1 organisation is not published): 32 sets make
+/// every capacity the carveout leaves (256 KB less 0 to 228 KB, always a multiple of 4 KB) a
+/// whole number of ways.
 const L1_SETS: usize = 32;
 
 /// The memory hierarchy of a launch: an L1 per SM, the L2 and DRAM, with counters per
