@@ -9,6 +9,8 @@
 //! variables and a launch's shared memory and local frames are checked against it before they
 //! are made, and host allocations are fallible, so a too-large request is an error, not an abort.
 
+pub mod textures;
+
 use std::collections::HashMap;
 
 use thiserror::Error;
@@ -321,7 +323,11 @@ impl Device {
         needed: u64,
         pending: u64,
     ) -> Result<(), RuntimeError> {
-        let in_use = self.global.bytes().saturating_add(pending);
+        let in_use = self
+            .global
+            .bytes()
+            .saturating_add(self.textures.bytes())
+            .saturating_add(pending);
         let total = in_use.checked_add(needed);
         if total.is_none_or(|t| t > self.memory_budget) {
             return Err(RuntimeError::MemoryBudget {

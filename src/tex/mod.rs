@@ -32,7 +32,7 @@ use crate::mem::space::GlobalMemory;
 use array::CudaArray;
 use desc::{AddressMode, ArrayId, FilterMode, Resource, TextureDesc};
 use event::{Geometry, ResourceKind, TexLane};
-use format::{decode, ChannelFormat, ReadMode, Texel};
+use format::{decode, ChannelFormat, ReadMode};
 
 /// Errors of the texture API (the runtime turns them into CUDA errors).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -303,14 +303,16 @@ impl TexState {
             return Ok([txq(q, &g, format, desc), 0, 0, 0]);
         }
         let extent = [g.width, g.height, g.depth];
-        // Reads one texel, recording it.
-        let mut texel = |ix: [u32; 3]| -> Option<Texel> {
+        // Reads one texel's bytes, recording it.
+        let texels = &mut lane.texels;
+        let n = &mut lane.n;
+        let mut texel = |ix: [u32; 3]| -> Option<&[u8]> {
             let bytes = self.texel_bytes(resource, global, ix)?;
-            if (lane.n as usize) < lane.texels.len() {
-                lane.texels[lane.n as usize] = ix;
-                lane.n += 1;
+            if (*n as usize) < texels.len() {
+                texels[*n as usize] = ix;
+                *n += 1;
             }
-            Some(decode(format, desc.read, bytes))
+            Some(bytes)
         };
         // Coordinates past the layer index.
         let first = usize::from(geom.layered());
@@ -330,7 +332,7 @@ impl TexState {
                     },
                 };
             }
-            return Ok(texel(ix).map_or([0; 4], |t| t.w));
+            return Ok(texel(ix).map_or([0; 4], |b| decode(format, desc.read, b).w));
         }
         let linear = desc.filter == FilterMode::Linear || matches!(kind, TexKind::Tld4(_));
         let mut axes = [sample::Axis {
@@ -342,6 +344,15 @@ impl TexState {
             let c = f32::from_bits(coords[first + k]);
             *ax = sample::axis(c, extent[k], desc, k, linear);
         }
+        // A 1D texture is sampled as a 2D one of one row at y = 0 (measured: with linear
+        // filtering and `Border`, a 1D fetch is half border colour, the row above the texture
+        // weighing 1/2).
+        let dims = if dims == 1 {
+            axes[1] = sample::axis(0.0, 1, desc, 1, linear);
+            2
+        } else {
+            dims
+        };
         if let TexKind::Tld4(comp) = kind {
             // (i0, j1), (i1, j1), (i1, j0), (i0, j0) (PTX ISA 9.7.10.5 "tld4").
             let border = sample::border_texel(desc, format);
@@ -352,7 +363,8 @@ impl TexState {
                 .enumerate()
             {
                 let t = match (x, y) {
-                    (Some(x), Some(y)) => texel([x, y, 0]).unwrap_or(border),
+                    (Some(x), Some(y)) => texel([x, y, 0])
+                        .map_or(border, |b| decode(format, desc.read, b)),
                     _ => border,
                 };
                 out[k] = t.w[comp as usize];
