@@ -703,7 +703,9 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
     let mut rels = Vec::new();
     for a in &spec.arrays {
         rels.push(match &a.data.init {
-            Init::File(p) => rel_string(&file, &format!("[arrays.{}] init", a.name), p, program_dir)?,
+            Init::File(p) => {
+                rel_string(&file, &format!("[arrays.{}] init", a.name), p, program_dir)?
+            }
             _ => String::new(),
         });
     }

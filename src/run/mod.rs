@@ -478,10 +478,12 @@ impl StepRun<'_, '_> {
         })?;
         let kernel = dev.kernel_for_launch(&mangled)?.clone();
         let args =
-            kernel_args(&kernel, &l.args, buffers, self.objects).map_err(|(k, message)| RunError::Launch {
-                file: file.clone(),
-                key: format!("{key} {k}"),
-                message,
+            kernel_args(&kernel, &l.args, buffers, self.objects).map_err(|(k, message)| {
+                RunError::Launch {
+                    file: file.clone(),
+                    key: format!("{key} {k}"),
+                    message,
+                }
             })?;
         if let Some(v) = l.max_dynamic_shared {
             dev.func_set_attribute(&mangled, FuncAttribute::MaxDynamicSharedMemorySize(v))?;

@@ -47,7 +47,13 @@ pub fn create(
                 .iter()
                 .find(|x| &x.0 == name)
                 .map(|x| (x.1, x.2))
-                .ok_or_else(|| located(file, key.clone(), format!("buffer {name:?} is not allocated")))
+                .ok_or_else(|| {
+                    located(
+                        file,
+                        key.clone(),
+                        format!("buffer {name:?} is not allocated"),
+                    )
+                })
         };
         let resource = match t.source {
             TexSource::Array(i) => Resource::Array(ids[i]),
@@ -56,7 +62,8 @@ pub fn create(
                 Resource::Linear {
                     addr: a,
                     format,
-                    size_bytes: n / u64::from(format.texel_bytes()) * u64::from(format.texel_bytes()),
+                    size_bytes: n / u64::from(format.texel_bytes())
+                        * u64::from(format.texel_bytes()),
                 }
             }
             TexSource::Pitch2d {

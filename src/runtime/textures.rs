@@ -49,12 +49,7 @@ pub fn create_channel_desc(bits: [u32; 4], kind: u32) -> Result<ChannelFormat, R
         (0, 32) => ChannelType::I32,
         (2, 16) => ChannelType::F16,
         (2, 32) => ChannelType::F32,
-        _ => {
-            return Err(invalid(format!(
-                "{}-bit channels of kind {kind}",
-                bits[0]
-            )))
-        }
+        _ => return Err(invalid(format!("{}-bit channels of kind {kind}", bits[0]))),
     };
     if !matches!(n, 1 | 2 | 4) {
         return Err(invalid(format!("{n} channels (1, 2 or 4)")));

@@ -607,9 +607,21 @@ impl Spec {
         let named = buffers
             .iter()
             .map(|b| (b.name.as_str(), format!("[buffers.{}]", b.name)))
-            .chain(arrays.iter().map(|a| (a.name.as_str(), format!("[arrays.{}]", a.name))))
-            .chain(textures.iter().map(|t| (t.name.as_str(), format!("[textures.{}]", t.name))))
-            .chain(surfaces.iter().map(|t| (t.name.as_str(), format!("[surfaces.{}]", t.name))));
+            .chain(
+                arrays
+                    .iter()
+                    .map(|a| (a.name.as_str(), format!("[arrays.{}]", a.name))),
+            )
+            .chain(
+                textures
+                    .iter()
+                    .map(|t| (t.name.as_str(), format!("[textures.{}]", t.name))),
+            )
+            .chain(
+                surfaces
+                    .iter()
+                    .map(|t| (t.name.as_str(), format!("[surfaces.{}]", t.name))),
+            );
         for (name, key) in named {
             if let Some(first) = seen.insert(name, key.clone()) {
                 return Err(cx.invalid(

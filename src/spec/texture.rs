@@ -254,14 +254,16 @@ pub(super) fn load_textures(
     for (name, t) in raw {
         let key = format!("[textures.{name}]");
         let array_idx = |n: &str, k: &str| {
-            arrays.iter().position(|a| a.name == n).ok_or_else(|| {
-                cx.invalid(format!("{key} {k}"), format!("no array named {n:?}"))
-            })
+            arrays
+                .iter()
+                .position(|a| a.name == n)
+                .ok_or_else(|| cx.invalid(format!("{key} {k}"), format!("no array named {n:?}")))
         };
         let buffer_idx = |n: &str, k: &str| {
-            buffers.iter().position(|b| b.name == n).ok_or_else(|| {
-                cx.invalid(format!("{key} {k}"), format!("no buffer named {n:?}"))
-            })
+            buffers
+                .iter()
+                .position(|b| b.name == n)
+                .ok_or_else(|| cx.invalid(format!("{key} {k}"), format!("no buffer named {n:?}")))
         };
         let given = [t.array.is_some(), t.buffer.is_some(), t.pitch2d.is_some()];
         if given.iter().filter(|&&g| g).count() != 1 {
@@ -297,12 +299,20 @@ pub(super) fn load_textures(
                 ));
             }
             let i = array_idx(a, "array")?;
-            let dims = 1 + usize::from(arrays[i].extent[1] > 0) + usize::from(arrays[i].extent[2] > 0);
+            let dims =
+                1 + usize::from(arrays[i].extent[1] > 0) + usize::from(arrays[i].extent[2] > 0);
             (TexSource::Array(i), arrays[i].format, dims)
         } else if let Some(b) = &t.buffer {
             let i = buffer_idx(b, "buffer")?;
             let f = linear_format(i)?;
-            (TexSource::Linear { buffer: i, format: f }, f, 1)
+            (
+                TexSource::Linear {
+                    buffer: i,
+                    format: f,
+                },
+                f,
+                1,
+            )
         } else {
             let p = t.pitch2d.as_ref().expect("one source is given");
             let i = buffer_idx(&p.buffer, "pitch2d.buffer")?;
@@ -447,12 +457,15 @@ pub(super) fn load_surfaces(
 ) -> Result<Vec<SurfaceSpec>, SpecError> {
     raw.iter()
         .map(|(name, s)| {
-            let array = arrays.iter().position(|a| a.name == s.array).ok_or_else(|| {
-                cx.invalid(
-                    format!("[surfaces.{name}] array"),
-                    format!("no array named {:?}", s.array),
-                )
-            })?;
+            let array = arrays
+                .iter()
+                .position(|a| a.name == s.array)
+                .ok_or_else(|| {
+                    cx.invalid(
+                        format!("[surfaces.{name}] array"),
+                        format!("no array named {:?}", s.array),
+                    )
+                })?;
             Ok(SurfaceSpec {
                 name: name.clone(),
                 array,

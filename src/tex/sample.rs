@@ -131,9 +131,17 @@ fn round_half_away(x: f64) -> f32 {
     }
     // The neighbour on the other side of x.
     let other = if rd < x {
-        f32::from_bits(if r >= 0.0 { r.to_bits() + 1 } else { r.to_bits() - 1 })
+        f32::from_bits(if r >= 0.0 {
+            r.to_bits() + 1
+        } else {
+            r.to_bits() - 1
+        })
     } else {
-        f32::from_bits(if r > 0.0 { r.to_bits() - 1 } else { r.to_bits() + 1 })
+        f32::from_bits(if r > 0.0 {
+            r.to_bits() - 1
+        } else {
+            r.to_bits() + 1
+        })
     };
     let (dr, dother) = ((x - rd).abs(), (x - f64::from(other)).abs());
     if dr == dother && other.abs() > r.abs() {

@@ -291,6 +291,8 @@ static void tex_case(const char* op, int res, int t, int ch, int read, int filt,
   if (lin) CK(cudaFree(lin));
 }
 
+static int outw_of(const char* kname) { return strstr(kname, "_v4_") ? 4 : 1; }
+
 // Surface cases over a 32-bit array (dims 2 or 3; or 1): reads at byte coordinates, then writes.
 static void surf_case(const char* kname, int dims, bool risky) {
   int w = 5, h = dims >= 2 ? 4 : 0, d = dims >= 3 ? 3 : 0;
@@ -320,7 +322,11 @@ static void surf_case(const char* kname, int dims, bool risky) {
   bool trap = strstr(kname, "trap") != nullptr;
   if (trap) { xs = {0, 4, 8, 16}; ys = {0, 1, 3}; zs = {0}; }
   else if (risky) { xs = {1, 2, 3, 5, 6, 7, 17, 18, 19}; ys = {0, 1}; zs = {0}; }
-  else {
+  else if (outw_of(kname) == 4) {  // 16-byte accesses: x a multiple of 16
+    xs = {INT32_MIN, -1024, -32, -16, 0, 16, 32, 48, 1 << 20};
+    ys = {INT32_MIN, -1, 0, 1, 3, 4, 9, INT32_MAX};
+    zs = {0};
+  } else {
     xs = {INT32_MIN, -1000, -8, -4, 0, 4, 8, 12, 16, 20, 24, 40, 1 << 20, INT32_MAX - 3};
     ys = {INT32_MIN, -1, 0, 1, 3, 4, 9, INT32_MAX};
     zs = dims >= 3 ? std::vector<int>{-1, 0, 2, 3, 7} : std::vector<int>{0};
@@ -382,6 +388,19 @@ int main(int argc, char** argv) {
   if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [risky]\n"); return 2; }
   g_out = fopen(argv[1], "wb");
   if (!g_out) { perror(argv[1]); return 1; }
+  if (argc > 2 && !strcmp(argv[2], "surf")) {  // the surface cases alone
+    for (const char* k : {"suld2d_zero", "suld2d_clamp", "suld2d_trap"}) surf_case(k, 2, false);
+    surf_case("suld1d_clamp", 1, false);
+    surf_case("suld3d_clamp", 3, false);
+    surf_case("sust2d_zero", 2, false);
+    surf_case("sust2d_clamp", 2, false);
+    surf_case("sust3d_clamp", 3, false);
+    fflush(g_out);
+    surf_case("suld2d_v4_zero", 2, false);
+    fclose(g_out);
+    printf("cases %d\n", g_cases);
+    return 0;
+  }
   if (argc > 2) {  // accesses that may fault: misaligned surface bytes, b8 reads of a b32 surface
     surf_case("suld2d_clamp", 2, true);
     fflush(g_out);
