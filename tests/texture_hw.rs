@@ -296,17 +296,15 @@ fn sweeps_equal_the_h200() {
                 let ow = c.f[OUTW].max(1) as usize;
                 let lin = linear(c);
                 let mut bad = Vec::new();
-                for i in 0..c.out.len() {
-                    if got[i] == c.out[i] {
+                for (i, (&g, &h)) in got.iter().zip(&c.out).enumerate() {
+                    if g == h {
                         continue;
                     }
                     if lin {
                         // Not yet bit-exact (README): measure how far off, relative to the
                         // spread of the texel values the case reads.
                         linear_off += 1;
-                        let d = (f64::from(f32::from_bits(got[i]))
-                            - f64::from(f32::from_bits(c.out[i])))
-                        .abs();
+                        let d = (f64::from(f32::from_bits(g)) - f64::from(f32::from_bits(h))).abs();
                         let rel = d / spread(c).max(f64::MIN_POSITIVE);
                         if rel.is_nan() || rel > worst.0 {
                             worst = (if rel.is_nan() { f64::INFINITY } else { rel }, describe(c));
