@@ -33,6 +33,16 @@ pub fn access(
         i64::from(h) - 1,
         i64::from(d) - 1,
     ];
+    // An element wider than a row fits nowhere: out of range in every mode.
+    if last[0] < 0 {
+        if clamp == SurfClamp::Zero {
+            if store.is_none() {
+                out.iter_mut().for_each(|b| *b = 0);
+            }
+            return Ok(());
+        }
+        return Err(TexFault::SurfaceOutOfRange { coords, extent });
+    }
     let inside = (0..3).all(|k| c[k] >= 0 && c[k] <= last[k]);
     if !inside {
         match clamp {
