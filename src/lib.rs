@@ -22,3 +22,4 @@ pub mod sched;
 pub mod spec;
 #[doc(hidden)]
 pub mod testing;
+pub mod tex;

@@ -477,6 +477,7 @@ examples!(
     histogram,
     matmul,
     matmul_1024,
+    rotate,
     shared_stride,
     transpose,
     warp_reduce,

@@ -699,6 +699,18 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
         c.push_str("    free(hs); }\n");
     }
 
+    // CUDA arrays, texture and surface objects.
+    let mut rels = Vec::new();
+    for a in &spec.arrays {
+        rels.push(match &a.data.init {
+            Init::File(p) => {
+                rel_string(&file, &format!("[arrays.{}] init", a.name), p, program_dir)?
+            }
+            _ => String::new(),
+        });
+    }
+    c.push_str(&textures::create(spec, &rels));
+
     // Launches: the code of each, placed by the steps below.
     let mut launch_code: Vec<String> = Vec::new();
     for (li, (l, args)) in spec.launches.iter().zip(&launch_args).enumerate() {
@@ -818,6 +830,10 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
             }
             continue;
         }
+        if o.array {
+            c.push_str(&textures::output(spec, &o.buffer, &c_str(name)));
+            continue;
+        }
         let Some(i) = spec.buffers.iter().position(|b| &b.name == buffer) else {
             continue;
         };
@@ -840,6 +856,7 @@ GMS_PTX_OPTION    const char* outdir = argv[1];
             let _ = writeln!(c, "    GMS_CHECK(cudaFree(d{i}));\n    free(h{i});");
         }
     }
+    c.push_str(&textures::destroy(spec));
     if driver {
         c.push_str("    GMS_CU(cuModuleUnload(gms_mod));\n");
     }
@@ -1046,6 +1063,14 @@ fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<(&'static str, CArg), Str
         }
     };
     match (a, p) {
+        (Arg::Texture(name) | Arg::Surface(name), ParamKind::U64 | ParamKind::I64) => {
+            textures::object_var(spec, name)
+                .map(|v| ("unsigned long long", CArg::Value(v)))
+                .ok_or_else(|| format!("no texture or surface named {name:?}"))
+        }
+        (Arg::Texture(name) | Arg::Surface(name), p) => Err(format!(
+            "texture or surface {name:?} given for a {p} parameter (cudaTextureObject_t is 64-bit)"
+        )),
         // PTX declares pointers as `.u64`, so a buffer also fits a 64-bit integer parameter.
         (Arg::Buffer { name, offset }, ParamKind::Pointer | ParamKind::U64 | ParamKind::I64) => {
             let ty = match p {
@@ -1093,6 +1118,8 @@ fn c_arg(spec: &Spec, a: &Arg, p: ParamKind) -> Result<(&'static str, CArg), Str
         }
     }
 }
+
+mod textures;
 
 #[cfg(test)]
 mod tests;

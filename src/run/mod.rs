@@ -13,6 +13,7 @@
 //! so a committed `.ptx` needs no NVRTC to run.
 
 pub mod ptxfile;
+pub mod textures;
 
 use std::path::{Path, PathBuf};
 
@@ -296,6 +297,7 @@ pub fn run_spec(
                 message: e.to_string(),
             })?;
     }
+    let objects = crate::run::textures::create(spec, &mut dev, &buffers, &file)?;
     let mut report = Report {
         spec: file.clone(),
         gpu: spec.gpu.name.to_string(),
@@ -309,6 +311,7 @@ pub fn run_spec(
         ptx: &ptx,
         dev: &mut dev,
         buffers: &buffers,
+        objects: &objects,
         report: &mut report,
         progress,
         file: file.clone(),
@@ -337,6 +340,11 @@ pub fn run_spec(
             )?;
             continue;
         }
+        if o.array {
+            let host = crate::run::textures::array_output(spec, &dev, o, &file)?;
+            emit_output(&mut report, opts, o.buffer.clone(), &o.path, host)?;
+            continue;
+        }
         let Some((_, ptr, len)) = buffers.iter().find(|b| b.0 == o.buffer) else {
             return Err(RunError::Launch {
                 file: file.clone(),
@@ -362,6 +370,8 @@ struct StepRun<'a, 'p> {
     ptx: &'a PtxFile,
     dev: &'a mut Device,
     buffers: &'a [(String, u64, u64)],
+    /// Texture and surface names and their handles.
+    objects: &'a [(String, u64)],
     report: &'a mut Report,
     progress: &'p mut dyn FnMut(usize, u64, u64),
     file: String,
@@ -468,10 +478,12 @@ impl StepRun<'_, '_> {
         })?;
         let kernel = dev.kernel_for_launch(&mangled)?.clone();
         let args =
-            kernel_args(&kernel, &l.args, buffers).map_err(|(k, message)| RunError::Launch {
-                file: file.clone(),
-                key: format!("{key} {k}"),
-                message,
+            kernel_args(&kernel, &l.args, buffers, self.objects).map_err(|(k, message)| {
+                RunError::Launch {
+                    file: file.clone(),
+                    key: format!("{key} {k}"),
+                    message,
+                }
             })?;
         if let Some(v) = l.max_dynamic_shared {
             dev.func_set_attribute(&mangled, FuncAttribute::MaxDynamicSharedMemorySize(v))?;
@@ -744,6 +756,7 @@ pub fn kernel_args(
     kernel: &Kernel,
     args: &[Arg],
     buffers: &[(String, u64, u64)],
+    objects: &[(String, u64)],
 ) -> Result<Vec<KernelArg>, (String, String)> {
     if args.len() != kernel.params.len() {
         return Err((
@@ -774,6 +787,21 @@ pub fn kernel_args(
                     ));
                 }
                 KernelArg::U64(*ptr + offset)
+            }
+            Arg::Texture(name) | Arg::Surface(name) => {
+                let Some((_, h)) = objects.iter().find(|o| &o.0 == name) else {
+                    return Err((key, format!("no texture or surface named \"{name}\"")));
+                };
+                if p.size != 8 || p.ty.is_float() {
+                    return Err((
+                        key,
+                        format!(
+                            "\"{name}\" passed for a .{} parameter (cudaTextureObject_t and cudaSurfaceObject_t are .u64)",
+                            ty_name(p.ty)
+                        ),
+                    ));
+                }
+                KernelArg::U64(*h)
             }
             Arg::Int(v) => {
                 if !p.ty.is_float() && p.size < 8 {
@@ -838,6 +866,7 @@ pub fn param_kinds(kernel: &Kernel, args: &[Arg]) -> Vec<crate::export::ParamKin
         .enumerate()
         .map(|(i, p)| match (p.ty, p.size) {
             (_, 8) if matches!(args.get(i), Some(Arg::Buffer { .. })) => P::Pointer,
+            (_, 8) if matches!(args.get(i), Some(Arg::Texture(_) | Arg::Surface(_))) => P::U64,
             (ScalarType::F32, 4) => P::F32,
             (ScalarType::F64, 8) => P::F64,
             (ScalarType::S8, 1) => P::I8,

@@ -9,6 +9,8 @@
 //! variables and a launch's shared memory and local frames are checked against it before they
 //! are made, and host allocations are fallible, so a too-large request is an error, not an abort.
 
+pub mod textures;
+
 use std::collections::HashMap;
 
 use thiserror::Error;
@@ -273,6 +275,8 @@ pub struct Device {
     pub gpu: &'static GpuConfig,
     /// Global memory.
     pub global: GlobalMemory,
+    /// CUDA arrays, texture and surface objects (`malloc_array`, `create_texture_object`, ...).
+    pub textures: crate::tex::TexState,
     module: Option<Module>,
     launches: u64,
     memory_budget: u64,
@@ -287,6 +291,7 @@ impl Device {
         Device {
             gpu,
             global: GlobalMemory::new(),
+            textures: crate::tex::TexState::new(),
             module: None,
             launches: 0,
             memory_budget: default_memory_budget(gpu.global_mem_bytes),
@@ -318,7 +323,11 @@ impl Device {
         needed: u64,
         pending: u64,
     ) -> Result<(), RuntimeError> {
-        let in_use = self.global.bytes().saturating_add(pending);
+        let in_use = self
+            .global
+            .bytes()
+            .saturating_add(self.textures.bytes())
+            .saturating_add(pending);
         let total = in_use.checked_add(needed);
         if total.is_none_or(|t| t > self.memory_budget) {
             return Err(RuntimeError::MemoryBudget {
@@ -834,6 +843,7 @@ impl Device {
             reserved_shared_per_block: self.gpu.reserved_shared_per_block,
             grid_id: self.launches,
             provenance,
+            textures: &mut self.textures,
         };
         Ok(simt::run(launch, obs, progress)?)
     }

@@ -72,6 +72,7 @@
 
 mod elem;
 mod init;
+pub mod texture;
 
 pub use elem::{ElemType, ALL_ELEM_TYPES};
 pub use init::{Init, SplitMix64};
@@ -135,6 +136,12 @@ pub struct Spec {
     pub buffers: Vec<Buffer>,
     /// `[symbols.*]`, sorted by name.
     pub symbols: Vec<Buffer>,
+    /// `[arrays.*]`, sorted by name.
+    pub arrays: Vec<texture::ArraySpec>,
+    /// `[textures.*]`, sorted by name.
+    pub textures: Vec<texture::TextureSpec>,
+    /// `[surfaces.*]`, sorted by name.
+    pub surfaces: Vec<texture::SurfaceSpec>,
     /// Every launch, in file order: the `[[launch]]` tables, or the `kind = "launch"` steps
     /// (one entry per step in the file: a launch inside a repeat appears once).
     pub launches: Vec<Launch>,
@@ -334,6 +341,10 @@ pub enum Arg {
         /// Offset in bytes from the buffer's start (at most its size).
         offset: u64,
     },
+    /// A texture object (`[textures.NAME]`): its `cudaTextureObject_t` handle.
+    Texture(String),
+    /// A surface object (`[surfaces.NAME]`): its `cudaSurfaceObject_t` handle.
+    Surface(String),
     /// An integer, to be passed as the parameter's integer type (or converted to a float one).
     Int(i64),
     /// A float, to be passed as the parameter's float type (rounded to nearest even for f32).
@@ -376,6 +387,8 @@ pub struct Output {
     /// `"sym:NAME"`: the whole `__device__`/`__constant__` variable, read back after the last
     /// step like `cudaMemcpyFromSymbol`.
     pub symbol: bool,
+    /// A CUDA array (`[arrays.NAME]`), read back whole like `cudaMemcpy2DFromArray`.
+    pub array: bool,
     /// Where to write it (absolute).
     pub path: PathBuf,
 }
@@ -395,6 +408,12 @@ struct RawSpec {
     buffers: BTreeMap<String, RawData>,
     #[serde(default)]
     symbols: BTreeMap<String, RawData>,
+    #[serde(default)]
+    arrays: BTreeMap<String, texture::RawArray>,
+    #[serde(default)]
+    textures: BTreeMap<String, texture::RawTexture>,
+    #[serde(default)]
+    surfaces: BTreeMap<String, texture::RawSurface>,
     #[serde(default)]
     launch: Vec<RawLaunch>,
     #[serde(default)]
@@ -452,6 +471,9 @@ struct RawData {
     init: Option<String>,
     values: Option<Vec<toml::Value>>,
 }
+
+/// The kernel-argument names that are texture (`false`) or surface (`true`) objects.
+type Objects = [(String, bool)];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -577,6 +599,42 @@ impl Spec {
             .iter()
             .map(|(name, d)| load_data(&cx, &format!("[symbols.{name}]"), name, d, true))
             .collect::<Result<Vec<_>, _>>()?;
+        let arrays = texture::load_arrays(&cx, &raw.arrays, &raw.surfaces)?;
+        let textures = texture::load_textures(&cx, &raw.textures, &arrays, &buffers)?;
+        let surfaces = texture::load_surfaces(&cx, &raw.surfaces, &arrays)?;
+        // One name space for buffers, arrays, textures and surfaces (args and outputs name them).
+        let mut seen: BTreeMap<&str, String> = BTreeMap::new();
+        let named = buffers
+            .iter()
+            .map(|b| (b.name.as_str(), format!("[buffers.{}]", b.name)))
+            .chain(
+                arrays
+                    .iter()
+                    .map(|a| (a.name.as_str(), format!("[arrays.{}]", a.name))),
+            )
+            .chain(
+                textures
+                    .iter()
+                    .map(|t| (t.name.as_str(), format!("[textures.{}]", t.name))),
+            )
+            .chain(
+                surfaces
+                    .iter()
+                    .map(|t| (t.name.as_str(), format!("[surfaces.{}]", t.name))),
+            );
+        for (name, key) in named {
+            if let Some(first) = seen.insert(name, key.clone()) {
+                return Err(cx.invalid(
+                    key,
+                    format!("the name {name:?} is taken by {first}: buffers, arrays, textures and surfaces share one name space"),
+                ));
+            }
+        }
+        let objects: Vec<(String, bool)> = textures
+            .iter()
+            .map(|t| (t.name.clone(), false))
+            .chain(surfaces.iter().map(|s| (s.name.clone(), true)))
+            .collect();
         let mut launches = Vec::new();
         let steps =
             match (raw.launch.is_empty(), raw.step.is_empty()) {
@@ -592,7 +650,7 @@ impl Spec {
                     .enumerate()
                     .map(|(i, l)| {
                         let key = format!("[[launch]] #{}", i + 1);
-                        launches.push(load_launch(&cx, &key, l, &buffers, gpu)?);
+                        launches.push(load_launch(&cx, &key, l, &buffers, &objects, gpu)?);
                         Ok(Step::Launch(launches.len() - 1))
                     })
                     .collect::<Result<Vec<_>, SpecError>>()?,
@@ -601,6 +659,7 @@ impl Spec {
                         cx: &cx,
                         freed: Vec::new(),
                         buffers: &buffers,
+                        objects: &objects,
                         gpu,
                         launches: &mut launches,
                     };
@@ -648,7 +707,11 @@ impl Spec {
                     Some(sym) => {
                         return Err(cx.invalid(key, format!("{sym:?} is not a C++ variable name")))
                     }
-                    None if buffers.iter().any(|b| &b.name == name) => (false, name.as_str()),
+                    None if buffers.iter().any(|b| &b.name == name)
+                        || arrays.iter().any(|a| &a.name == name) =>
+                    {
+                        (false, name.as_str())
+                    }
                     None => {
                         return Err(cx.invalid(
                             key,
@@ -665,6 +728,7 @@ impl Spec {
                 Ok(Output {
                     buffer: target.to_string(),
                     symbol,
+                    array: !symbol && arrays.iter().any(|a| a.name == target),
                     path: cx.resolve(p),
                 })
             })
@@ -690,6 +754,9 @@ impl Spec {
             gpu,
             buffers,
             symbols,
+            arrays,
+            textures,
+            surfaces,
             launches,
             steps,
             outputs,
@@ -888,6 +955,7 @@ fn load_launch(
     key: &str,
     l: &RawLaunch,
     buffers: &[Buffer],
+    objects: &Objects,
     gpu: &GpuConfig,
 ) -> Result<Launch, SpecError> {
     let kernel = l.kernel.trim();
@@ -962,6 +1030,13 @@ fn load_launch(
         .map(|(i, a)| {
             let akey = format!("{key} args[{i}]");
             match a {
+                toml::Value::String(s) if objects.iter().any(|(n, _)| n == s) => {
+                    Ok(if objects.iter().any(|(n, surf)| n == s && *surf) {
+                        Arg::Surface(s.clone())
+                    } else {
+                        Arg::Texture(s.clone())
+                    })
+                }
                 toml::Value::String(s) => {
                     let (index, offset) = buffer_ref(cx, &akey, s, buffers)?;
                     Ok(Arg::Buffer {
@@ -1048,6 +1123,7 @@ struct StepCx<'a, 'b> {
     /// Buffers a `free` step has freed so far.
     freed: Vec<usize>,
     buffers: &'a [Buffer],
+    objects: &'a Objects,
     gpu: &'static GpuConfig,
     launches: &'a mut Vec<Launch>,
 }
@@ -1076,7 +1152,7 @@ impl StepCx<'_, '_> {
         let cx = self.cx;
         match st {
             RawStep::Launch(l) => {
-                let launch = load_launch(cx, key, l, self.buffers, self.gpu)?;
+                let launch = load_launch(cx, key, l, self.buffers, self.objects, self.gpu)?;
                 self.launches.push(launch);
                 Ok(Step::Launch(self.launches.len() - 1))
             }

@@ -1,0 +1,333 @@
+//! Texture sampling: coordinates to texels (address modes) and texels to the fetched value
+//! (point and linear filtering), as the H200's texture unit does it.
+//!
+//! Public rules (CUDA C++ Programming Guide, appendix "Texture Fetching"): with normalized
+//! coordinates a coordinate `u` addresses `x = u * N`; point sampling reads texel
+//! `floor(x)`; linear filtering reads texels `i = floor(x - 0.5)` and `i + 1` and returns
+//! `(1 - a) * T[i] + a * T[i + 1]` with `a = frac(x - 0.5)` held in 9-bit fixed point with
+//! 8 fractional bits; `Clamp` clamps the texel index, `Border` reads the border colour outside
+//! the texture, `Wrap` and `Mirror` (normalized coordinates only) repeat the texture or its
+//! reflection. The rounding of the coordinate, of the weight and of the interpolation are
+//! the H200's, measured by the sweeps in tests/hw/texture (see its README for what each sweep
+//! showed).
+
+use super::desc::{AddressMode, FilterMode, TextureDesc};
+use super::format::{decode, returns_float, ChannelFormat, ChannelType, ReadMode, Texel};
+
+/// One axis of a texel footprint: the texel indices after the address mode (`None`: outside,
+/// reads the border colour) and the weight of the second texel in 1/256 (0 to 256).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// First texel.
+    pub i0: Option<u32>,
+    /// Second texel (linear filtering only; equal to `i0` for point sampling).
+    pub i1: Option<u32>,
+    /// Weight of `i1`, in 1/256.
+    pub a: u32,
+}
+
+/// Fraction bits of a normalized coordinate: the H200 holds `u` as `floor(u * 2^21)` before
+/// scaling it by the texture's size (measured: tests/hw/texture/README.md, "Coordinates").
+pub const NORMALIZED_FRACTION_BITS: i32 = 21;
+
+/// The largest magnitude of a normalized coordinate in fixed point (2^31, i.e. |u| < 1024):
+/// larger ones saturate. Measured: u = ±1.4e29 and ±inf read texel 0 with wrap and mirror,
+/// as any saturation at an integer does; the bound itself is an assumption.
+const SATURATION: f64 = 2147483648.0;
+
+/// The coordinate in texel units: a normalized `u` is first truncated to
+/// [`NORMALIZED_FRACTION_BITS`] fraction bits, then scaled by `n`; denormals are flushed to
+/// zero and NaN reads as 0. Exact in f64 (at most 2^-21 * 2^14 resolution against 53 bits).
+#[inline]
+pub fn texel_units(c: f32, n: u32, normalized: bool) -> f64 {
+    if c.is_nan() || c.is_subnormal() {
+        return 0.0;
+    }
+    let c = f64::from(c);
+    if normalized {
+        let scale = f64::from(1u32 << NORMALIZED_FRACTION_BITS);
+        (c * scale).floor().clamp(-SATURATION, SATURATION) / scale * f64::from(n)
+    } else {
+        c
+    }
+}
+
+/// Applies an address mode to an integer texel index for a dimension of `n` texels.
+#[inline]
+pub fn address(i: i64, n: u32, mode: AddressMode) -> Option<u32> {
+    let n64 = i64::from(n.max(1));
+    match mode {
+        AddressMode::Clamp => Some(i.clamp(0, n64 - 1) as u32),
+        AddressMode::Border => (0..n64).contains(&i).then_some(i as u32),
+        AddressMode::Wrap => Some(i.rem_euclid(n64) as u32),
+        AddressMode::Mirror => {
+            let m = i.rem_euclid(2 * n64);
+            Some(if m >= n64 { 2 * n64 - 1 - m } else { m } as u32)
+        }
+    }
+}
+
+/// The footprint of one coordinate along one axis.
+pub fn axis(c: f32, n: u32, desc: &TextureDesc, dim: usize, linear: bool) -> Axis {
+    let mode = desc.address[dim];
+    let x = texel_units(c, n, desc.normalized);
+    if !linear {
+        let i = floor_i64(x);
+        let t = address(i, n, mode);
+        return Axis { i0: t, i1: t, a: 0 };
+    }
+    // The position between texel centres in 8 fraction bits: the texel index is its integer
+    // part, the weight of the second texel its fraction. Unnormalized coordinates round to it
+    // (half up: x = 1 + 4/2048 weighs 1/256), normalized ones are truncated (the rotation
+    // example: u * N * 256 = k + 0.5 weighs as k).
+    let fixed = floor_i64((x - 0.5) * 256.0 + 0.5);
+    let i = fixed >> 8;
+    let a = (fixed & 255) as u32;
+    Axis {
+        i0: address(i, n, mode),
+        i1: address(i.saturating_add(1), n, mode),
+        a,
+    }
+}
+
+/// `floor(x)` saturated to i64.
+#[inline]
+fn floor_i64(x: f64) -> i64 {
+    let f = x.floor();
+    if f >= 9.2e18 {
+        i64::MAX / 4
+    } else if f <= -9.2e18 {
+        i64::MIN / 4
+    } else {
+        f as i64
+    }
+}
+
+/// The bilinear (or trilinear) weight of each corner of the footprint, in 1/256: the product
+/// of the per-axis weights, rounded to 8 fraction bits (half up) at each product (measured:
+/// with per-axis weights alone the 2D results are off; with the products rounded every 8-bit
+/// result is exact). Corner `c` takes the second texel along axis `k` when bit `k` of `c` is set.
+pub fn corner_weights(axes: &[Axis]) -> [u32; 8] {
+    let mut w = [0u32; 8];
+    for (c, slot) in w.iter_mut().enumerate().take(1 << axes.len()) {
+        let mut p = 256u32;
+        for (k, ax) in axes.iter().enumerate() {
+            let f = if c >> k & 1 == 1 { ax.a } else { 256 - ax.a };
+            p = (p * f + 128) >> 8;
+        }
+        *slot = p;
+    }
+    w
+}
+
+/// `x` rounded to f32, to nearest with ties away from zero (measured on the rotation example:
+/// of 127,000 results exactly halfway between two floats, the H200 returned the larger
+/// magnitude in all but 99, where round-to-nearest-even takes the even one).
+fn round_half_away(x: f64) -> f32 {
+    let r = x as f32;
+    let rd = f64::from(r);
+    if rd == x || !x.is_finite() {
+        return r;
+    }
+    // The neighbour on the other side of x.
+    let other = if rd < x {
+        f32::from_bits(if r >= 0.0 {
+            r.to_bits() + 1
+        } else {
+            r.to_bits() - 1
+        })
+    } else {
+        f32::from_bits(if r > 0.0 {
+            r.to_bits() - 1
+        } else {
+            r.to_bits() + 1
+        })
+    };
+    let (dr, dother) = ((x - rd).abs(), (x - f64::from(other)).abs());
+    if dr == dother && other.abs() > r.abs() {
+        other
+    } else {
+        r
+    }
+}
+
+/// The exact product of the per-axis weights of each corner (as fractions of 1).
+fn exact_weights(axes: &[Axis]) -> [f64; 8] {
+    let mut w = [0f64; 8];
+    for (c, slot) in w.iter_mut().enumerate().take(1 << axes.len()) {
+        let mut p = 1f64;
+        for (k, ax) in axes.iter().enumerate() {
+            let f = if c >> k & 1 == 1 { ax.a } else { 256 - ax.a };
+            p *= f64::from(f) / 256.0;
+        }
+        *slot = p;
+    }
+    w
+}
+
+/// A channel's value in the filter's 16-bit fixed point, for 8- and 16-bit integer channels read
+/// as normalized floats: unsigned 8-bit `v` becomes `v * 257` (exact unorm16), signed 8-bit
+/// `round(v * 32767 / 127)`, 16-bit channels stay as they are. `None` for other formats, which
+/// filter in floating point.
+fn fixed16(f: ChannelFormat, read: ReadMode, bytes: &[u8], c: usize) -> Option<i32> {
+    if read != ReadMode::NormalizedFloat {
+        return None;
+    }
+    let n = f.ty.bytes() as usize;
+    let b = &bytes[c * n..c * n + n];
+    Some(match f.ty {
+        ChannelType::U8 => i32::from(b[0]) * 257,
+        ChannelType::I8 => {
+            let v = i32::from(b[0] as i8).max(-127);
+            // round(v * 32767 / 127), halves away from zero (never met: 127 is odd)
+            let num = v * 32767;
+            (num + num.signum() * 63) / 127
+        }
+        ChannelType::U16 => i32::from(u16::from_le_bytes([b[0], b[1]])),
+        ChannelType::I16 => i32::from(i16::from_le_bytes([b[0], b[1]])),
+        _ => return None,
+    })
+}
+
+/// The 16-bit fixed-point result as a float (as the point-sampled decode: `v / 65535`,
+/// `max(v / 32767, -1)`).
+fn from_fixed16(ty: ChannelType, v: i32) -> u32 {
+    match ty {
+        ChannelType::U8 | ChannelType::U16 => (v as f32 / 65535.0).to_bits(),
+        _ => (v as f32 / 32767.0).max(-1.0).to_bits(),
+    }
+}
+
+/// What a texel of the footprint holds: its bytes, or the border colour.
+pub enum Corner<'a> {
+    /// A texel inside the texture.
+    Texel(&'a [u8]),
+    /// Outside, with `Border`.
+    Border,
+}
+
+/// The fetched value from the texels of a footprint: `texel(ix, iy, iz)` returns a texel's
+/// bytes (recording the access), or `None` when it cannot be read (then the border colour).
+pub fn filter<'a>(
+    desc: &TextureDesc,
+    format: ChannelFormat,
+    axes: &[Axis],
+    texel: &mut dyn FnMut([u32; 3]) -> Option<&'a [u8]>,
+) -> [u32; 4] {
+    let border = border_texel(desc, format);
+    let pick = |a: &Axis, second: bool| if second { a.i1 } else { a.i0 };
+    let get = |k: usize, second: bool| axes.get(k).map_or(Some(0), |a| pick(a, second));
+    let mut read = |ix: [Option<u32>; 3]| match ix {
+        [Some(x), Some(y), Some(z)] => texel([x, y, z]).map_or(Corner::Border, Corner::Texel),
+        _ => Corner::Border,
+    };
+    if desc.filter == FilterMode::Point || !returns_float(format, desc.read) {
+        return match read([get(0, false), get(1, false), get(2, false)]) {
+            Corner::Texel(b) => decode(format, desc.read, b).w,
+            Corner::Border => border.w,
+        };
+    }
+    let dims = axes.len();
+    // The 16-bit fixed-point path weighs corners by products rounded to 1/256; the float path
+    // by the exact products of the per-axis weights (measured: with rounded products the
+    // weights of a float fetch need not sum to 1, and the H200's results show they do).
+    let weights = corner_weights(axes);
+    let exact = exact_weights(axes);
+    let border16 = border_fixed16(desc, format);
+    let fixed = fixed16(format, desc.read, &[0u8; 8], 0).is_some();
+    let mut acc16 = [0i64; 4];
+    let mut accf = [0f64; 4];
+    for (c, &w) in weights.iter().enumerate().take(1 << dims) {
+        let corner = read([get(0, c & 1 != 0), get(1, c & 2 != 0), get(2, c & 4 != 0)]);
+        let we = exact[c];
+        if w == 0 && we == 0.0 {
+            continue;
+        }
+        for k in 0..4 {
+            if fixed {
+                let v = match &corner {
+                    _ if k >= format.channels as usize => 0,
+                    Corner::Texel(b) => fixed16(format, desc.read, b, k).unwrap_or(0),
+                    Corner::Border => border16[k],
+                };
+                acc16[k] += i64::from(v) * i64::from(w);
+            } else {
+                let v = match &corner {
+                    Corner::Texel(b) => f32::from_bits(decode(format, desc.read, b).w[k]),
+                    Corner::Border => f32::from_bits(border.w[k]),
+                };
+                accf[k] += f64::from(v) * we;
+            }
+        }
+    }
+    let mut out = [0u32; 4];
+    for k in 0..format.channels as usize {
+        out[k] = if fixed {
+            from_fixed16(format.ty, ((acc16[k] + 128) >> 8) as i32)
+        } else {
+            round_half_away(accf[k]).to_bits()
+        };
+    }
+    out
+}
+
+/// The border colour in the filter's 16-bit fixed point (8- and 16-bit normalized reads): its
+/// encoding ([`encode_border`]) widened as a texel is.
+fn border_fixed16(desc: &TextureDesc, format: ChannelFormat) -> [i32; 4] {
+    let mut b = [0i32; 4];
+    for (k, slot) in b.iter_mut().enumerate().take(format.channels as usize) {
+        let e = encode_border(format.ty, desc.border[k]).unwrap_or(0);
+        *slot = match format.ty {
+            ChannelType::U8 => e * 257,
+            ChannelType::I8 => {
+                let num = e * 32767;
+                (num + num.signum() * 63) / 127
+            }
+            _ => e,
+        };
+    }
+    b
+}
+
+/// The border colour channel `v` stored in an 8- or 16-bit integer channel's normalized
+/// encoding: clamped to [0, 1] (unsigned) or [-1, 1] (signed), times the largest value,
+/// rounded half up (measured: 0.25 reads 64/255 from a u8 texture, -0.5 reads -63/127 from an
+/// i8 one).
+fn encode_border(ty: ChannelType, v: f32) -> Option<i32> {
+    let v = f64::from(v);
+    let (lo, max) = match ty {
+        ChannelType::U8 => (0.0, 255.0),
+        ChannelType::U16 => (0.0, 65535.0),
+        ChannelType::I8 => (-1.0, 127.0),
+        ChannelType::I16 => (-1.0, 32767.0),
+        _ => return None,
+    };
+    let v = if v.is_nan() { 0.0 } else { v.clamp(lo, 1.0) };
+    Some((v * max + 0.5).floor() as i32)
+}
+
+/// The border colour as a fetch returns it (measured): the format's channels of
+/// `borderColor`, the others 0; for 8- and 16-bit integer channels read as normalized floats
+/// the colour as that encoding holds it, decoded again; for them read as integers, 0; for
+/// `f16` channels the colour rounded to f16; for 32-bit channels its f32 bits.
+pub fn border_texel(desc: &TextureDesc, format: ChannelFormat) -> Texel {
+    let mut w = [0u32; 4];
+    for (k, slot) in w.iter_mut().enumerate().take(format.channels as usize) {
+        let v = desc.border[k];
+        *slot = match (format.ty, desc.read) {
+            (ChannelType::F32 | ChannelType::U32 | ChannelType::I32, _) => v.to_bits(),
+            (ChannelType::F16, _) => half::f16::from_f32(v).to_f32().to_bits(),
+            (ty, ReadMode::NormalizedFloat) => {
+                let e = encode_border(ty, v).unwrap_or(0);
+                match ty {
+                    ChannelType::U8 => (e as f32 / 255.0).to_bits(),
+                    ChannelType::U16 => (e as f32 / 65535.0).to_bits(),
+                    ChannelType::I8 => (e as f32 / 127.0).max(-1.0).to_bits(),
+                    _ => (e as f32 / 32767.0).max(-1.0).to_bits(),
+                }
+            }
+            (_, ReadMode::ElementType) => 0,
+        };
+    }
+    Texel { w }
+}
