@@ -130,8 +130,8 @@ impl BlockLinear {
     #[inline]
     pub fn offset(&self, x: u64, y: u32, z: u32) -> u64 {
         let (y64, z64) = (u64::from(y), u64::from(z));
-        let block = ((z64 >> self.bd) * self.block_rows + (y64 >> (3 + self.bh))) * self.gobs_x
-            + (x >> 6);
+        let block =
+            ((z64 >> self.bd) * self.block_rows + (y64 >> (3 + self.bh))) * self.gobs_x + (x >> 6);
         let gy = (y64 >> 3) & ((1 << self.bh) - 1);
         let gz = z64 & ((1 << self.bd) - 1);
         block * self.block_bytes() + ((gz << self.bh) | gy) * GOB_BYTES + gob_offset(x, y)
