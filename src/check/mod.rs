@@ -273,6 +273,11 @@ impl<O: Observer> Observer for CheckObserver<'_, O> {
     }
 
     #[inline]
+    fn tex(&mut self, req: &crate::tex::event::TexRequest<'_>) {
+        self.inner.tex(req);
+    }
+
+    #[inline]
     fn inst(&mut self, pc: u32, active: u32, exec: u32) {
         self.inner.inst(pc, active, exec);
         if let Some(r) = &mut self.race {

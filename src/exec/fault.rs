@@ -64,6 +64,12 @@ pub enum FaultKind {
         /// The budget in warp-instructions.
         budget: u64,
     },
+    /// A texture or surface access the texture unit refuses (an invalid handle, a `.trap`
+    /// surface access out of range).
+    Texture {
+        /// What.
+        detail: String,
+    },
     /// An instruction the executor cannot run with these operands.
     Unsupported {
         /// What.
@@ -144,6 +150,7 @@ impl fmt::Display for FaultKind {
                 "instruction budget of {budget} warp-instructions per launch used up (all blocks together; raise it with --max-launch-instructions)"
             ),
             FaultKind::Unsupported { detail } => write!(f, "{detail}"),
+            FaultKind::Texture { detail } => write!(f, "{detail} (cudaErrorIllegalAddress)"),
         }
     }
 }

@@ -25,6 +25,7 @@ use crate::mem::request::{AccessKind, MemRequest, Space};
 use crate::mem::space::{self, read_le, write_le, GlobalMemory, PARAM_FRAME_BIT};
 
 mod sass;
+mod tex;
 
 /// Receives what the executor does.
 pub trait Observer {
@@ -39,6 +40,11 @@ pub trait Observer {
     /// Block `linear` has finished: every thread exited.
     #[inline(always)]
     fn block_end(&mut self, _linear: u64) {}
+    /// A warp-level texture or surface instruction (`tex`, `tld4`, `txq`, `suld`, `sust`):
+    /// per active lane, the texels it read or wrote ([`crate::tex::event`]). Called before the
+    /// instruction's [`Observer::inst`] call, only once it has executed without a fault.
+    #[inline(always)]
+    fn tex(&mut self, _req: &crate::tex::event::TexRequest<'_>) {}
     /// A barrier of the running block released the threads waiting at it. Requests before this
     /// call happened before the barrier in every warp that waited; requests after it, after.
     #[inline(always)]
@@ -140,6 +146,8 @@ pub struct Launch<'a> {
     /// outside the allocation that pointer points into is a fault even when it lands in another
     /// allocation.
     pub provenance: &'a [u32],
+    /// CUDA arrays and texture and surface objects (surface stores write the arrays).
+    pub textures: &'a mut crate::tex::TexState,
 }
 
 /// What a launch did, counted by the executor itself.
@@ -194,6 +202,9 @@ struct Ctx<'a, 'b, O: Observer> {
     ctaid: [u32; 3],
     /// Constant bank 0 of a kernel that runs as SASS (empty for PTX).
     cbank0: Vec<u8>,
+    /// The lanes of the texture instruction being executed (reused, no allocation per
+    /// instruction).
+    tex_lanes: Vec<crate::tex::event::TexLane>,
 }
 
 type Fault = (FaultKind, u32, u32); // kind, pc, lane
@@ -301,6 +312,7 @@ pub fn run<O: Observer>(
         cur_pc: 0,
         ctaid: [0; 3],
         cbank0: Vec::new(),
+        tex_lanes: Vec::with_capacity(32),
     };
     if k.sass.is_some() {
         // The provenance pass maps PTX instructions; a SASS run checks every access against
@@ -1314,6 +1326,10 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     w.advance(m, pc + 1);
                 }
                 Op::Nop => w.advance(m, pc + 1),
+                Op::Tex(t) => {
+                    self.tex(w, mem, t, e, pc)?;
+                    w.advance(m, pc + 1);
+                }
             }
             self.stats.warp_instructions += 1;
             self.stats.thread_instructions += e.count_ones() as u64;

@@ -8,6 +8,7 @@
 //! ([`Op::Alu`]), so the executor's loop is the same for every arithmetic instruction.
 
 pub mod sass;
+pub mod tex;
 pub mod types;
 
 use crate::mem::request::{AccessKind, CacheOp, Space};
@@ -510,6 +511,9 @@ pub enum Op {
     },
     /// `trap` (`__trap()`): aborts the kernel.
     Trap,
+    /// A texture or surface instruction (`tex`, `tld4`, `txq`, `suld`, `sust`), run by the
+    /// texture unit ([`crate::tex`]).
+    Tex(Box<tex::TexInst>),
     /// Instructions with no effect on a sequentially consistent functional model
     /// (`membar`, `fence`, `nanosleep`, `prefetch`, `pmevent`).
     Nop,

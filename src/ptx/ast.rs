@@ -94,6 +94,9 @@ pub enum Operand {
     Pair(String, String),
     /// `(a, b)`: an argument list of `call`.
     List(Vec<Operand>),
+    /// `[tex, {x, y}]`, `[tex, sampler, {x, y}]`: the texture or surface reference and
+    /// coordinates of `tex`, `tld4`, `suld` and `sust`.
+    TexRef(Vec<Operand>),
 }
 
 /// An instruction as written.
@@ -133,6 +136,9 @@ pub enum Statement {
     Open,
     /// `}`
     Close,
+    /// An instruction that did not parse: the error, kept so that only the kernels that
+    /// contain it (or call a function that does) are set aside, reported when launched.
+    Bad(super::error::PtxError),
 }
 
 /// A `.entry` or `.func`.

@@ -31,6 +31,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod tex;
+
 use super::ast::{self, DeclSpace, InitValue, Operand, Statement};
 use super::error::{LineIndex, PtxError, Span};
 use crate::exec::{alu, fsel};
@@ -742,6 +744,7 @@ impl<'a> KernelBuilder<'a> {
                 }
                 Statement::Open | Statement::Close => {}
                 Statement::Instr(i) => self.inst(i, frame)?,
+                Statement::Bad(e) => return Err(e.clone()),
             }
         }
         for (pc, label, span) in std::mem::take(&mut frame.fixups) {
@@ -1791,6 +1794,7 @@ impl<'a> KernelBuilder<'a> {
                     mask: self.src(frame, &ops[2], ScalarType::B32, span)?,
                 }
             }
+            "tex" | "tld4" | "txq" | "suld" | "sust" => self.tex_op(i, frame, &mods)?,
             other => {
                 let full = if i.mods.is_empty() {
                     other.to_string()
@@ -2005,11 +2009,6 @@ fn unsupported_feature(full: &str) -> Option<&'static str> {
         ("mma", "tensor-core instructions (mma) are"),
         ("ldmatrix", "tensor-core fragment loads (ldmatrix) are"),
         ("stmatrix", "tensor-core fragment stores (stmatrix) are"),
-        ("tex", "texture fetches are"),
-        ("tld4", "texture gathers are"),
-        ("txq", "texture queries are"),
-        ("suld", "surface loads are"),
-        ("sust", "surface stores are"),
         ("sured", "surface reductions are"),
         ("suq", "surface queries are"),
         ("elect", "elect.sync is"),
@@ -2046,6 +2045,7 @@ fn describe(op: &Operand) -> String {
         Operand::Vector(_) => "a vector".to_string(),
         Operand::Pair(a, b) => format!("'{a}|{b}'"),
         Operand::List(_) => "a list".to_string(),
+        Operand::TexRef(_) => "a texture reference".to_string(),
     }
 }
 
@@ -2274,6 +2274,13 @@ fn regs_of(op: &Op) -> (Vec<Reg>, Vec<Reg>) {
         }
         Op::WarpSync { mask } => srcs.push(*mask),
         Op::Activemask { d } => writes.push(*d),
+        Op::Tex(t) => {
+            srcs.push(t.handle);
+            srcs.extend(t.coords);
+            srcs.extend(t.lod);
+            srcs.extend(t.s.iter().copied());
+            writes.extend(t.d.iter().flatten());
+        }
         _ => {}
     }
     reads.extend(srcs.iter().filter_map(|s| match s {

@@ -490,7 +490,7 @@ impl<'a> Parser<'a> {
                     }
                     out.push(Statement::Close);
                 }
-                Tok::Punct('@') => out.push(Statement::Instr(self.instruction()?)),
+                Tok::Punct('@') => out.push(self.statement_instruction()),
                 Tok::Word(w) => {
                     if self.peek_at(1) == Some(&Tok::Punct(':')) && !w.starts_with('.') {
                         self.pos += 2;
@@ -530,7 +530,7 @@ impl<'a> Parser<'a> {
                     } else if w.starts_with('.') {
                         return self.err_at(span, format!("unknown directive '{w}'"));
                     } else {
-                        out.push(Statement::Instr(self.instruction()?));
+                        out.push(self.statement_instruction());
                     }
                 }
                 Tok::Punct(';') => {
@@ -540,6 +540,38 @@ impl<'a> Parser<'a> {
                     let found = self.describe();
                     return self.err(format!("unexpected {found} in function body"));
                 }
+            }
+        }
+    }
+
+    /// An instruction, or the error that kept it from parsing with the rest of it skipped (up
+    /// to its `;`, or to a `}` that closes the function, which is left for the caller).
+    fn statement_instruction(&mut self) -> Statement {
+        let start = self.pos;
+        match self.instruction() {
+            Ok(i) => Statement::Instr(i),
+            Err(e) => {
+                self.depth = 0;
+                self.pos = start;
+                let mut braces = 0usize;
+                while let Some(t) = self.peek().cloned() {
+                    match t {
+                        Tok::Punct(';') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        Tok::Punct('{') => braces += 1,
+                        Tok::Punct('}') if braces == 0 => break,
+                        Tok::Punct('}') => braces -= 1,
+                        _ => {}
+                    }
+                    self.pos += 1;
+                }
+                if self.pos == start {
+                    // Nothing consumed: step over the offending token so the body loop ends.
+                    self.pos += 1;
+                }
+                Statement::Bad(e)
             }
         }
     }
@@ -591,6 +623,21 @@ impl<'a> Parser<'a> {
     fn operand(&mut self) -> Result<Operand, PtxError> {
         let span = self.span();
         if self.eat_punct('[') {
+            if matches!(self.peek(), Some(Tok::Word(_))) && self.peek_at(1) == Some(&Tok::Punct(','))
+            {
+                // `[tex, {x, y}]`, `[tex, sampler, {x}]` (PTX ISA 9.7.10.3 "tex").
+                self.enter("operand")?;
+                let mut v = Vec::new();
+                loop {
+                    v.push(self.operand()?);
+                    if self.eat_punct(']') {
+                        break;
+                    }
+                    self.expect_punct(',')?;
+                }
+                self.leave();
+                return Ok(Operand::TexRef(v));
+            }
             let mut base = None;
             let mut off: i64 = 0;
             if let Some(Tok::Word(w)) = self.peek().cloned() {

@@ -196,6 +196,11 @@ impl<O: Observer> Observer for Sampler<'_, O> {
     }
 
     #[inline(always)]
+    fn tex(&mut self, req: &crate::tex::event::TexRequest<'_>) {
+        self.inner.tex(req);
+    }
+
+    #[inline]
     fn inst(&mut self, pc: u32, active: u32, exec: u32) {
         self.inner.inst(pc, active, exec);
     }

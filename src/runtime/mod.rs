@@ -273,6 +273,8 @@ pub struct Device {
     pub gpu: &'static GpuConfig,
     /// Global memory.
     pub global: GlobalMemory,
+    /// CUDA arrays, texture and surface objects (`malloc_array`, `create_texture_object`, ...).
+    pub textures: crate::tex::TexState,
     module: Option<Module>,
     launches: u64,
     memory_budget: u64,
@@ -287,6 +289,7 @@ impl Device {
         Device {
             gpu,
             global: GlobalMemory::new(),
+            textures: crate::tex::TexState::new(),
             module: None,
             launches: 0,
             memory_budget: default_memory_budget(gpu.global_mem_bytes),
@@ -834,6 +837,7 @@ impl Device {
             reserved_shared_per_block: self.gpu.reserved_shared_per_block,
             grid_id: self.launches,
             provenance,
+            textures: &mut self.textures,
         };
         Ok(simt::run(launch, obs, progress)?)
     }

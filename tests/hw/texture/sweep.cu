@@ -1,0 +1,456 @@
+// Texture and surface sweeps for the H200 (issue 10). Build and run:
+//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [risky]
+// Every case: a texture (or surface) object of one configuration, a list of coordinate records
+// and what the GPU returned for each; the file format is described in tests/hw/texture/README.md
+// and read by tests/texture_hw.rs, which runs the same kernels (sweep_kernels.cu, via its
+// committed PTX) in gpumemsim on the same texels and coordinates and compares every word.
+#include <cuda_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <cmath>
+#include <vector>
+#include <string>
+#include "sweep_kernels.cu"
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+  fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1);} } while (0)
+
+static FILE* g_out;
+static uint64_t g_state = 0x5eed;
+static uint64_t next_rand() {  // splitmix64
+  uint64_t z = (g_state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+enum { U8, I8, U16, I16, U32, I32, F16, F32 };
+static const int kBits[8] = {8, 8, 16, 16, 32, 32, 16, 32};
+static const char* kName[8] = {"u8", "i8", "u16", "i16", "u32", "i32", "f16", "f32"};
+static cudaChannelFormatKind kind_of(int t) {
+  return t == F16 || t == F32 ? cudaChannelFormatKindFloat
+         : (t == I8 || t == I16 || t == I32) ? cudaChannelFormatKindSigned
+                                              : cudaChannelFormatKindUnsigned;
+}
+static cudaChannelFormatDesc desc_of(int t, int ch) {
+  int b = kBits[t];
+  return cudaCreateChannelDesc(b, ch > 1 ? b : 0, ch > 2 ? b : 0, ch > 2 ? b : 0, kind_of(t));
+}
+
+struct Case {
+  char kernel[32];
+  uint32_t f[32];
+};
+enum { RES, CHT, CHN, READ, FILT, AD0, AD1, AD2, NORM, BO0, BO1, BO2, BO3, W, H, D, PITCH, N,
+       DATA, OUTW, SURF, AFTER };
+
+// Random texels of one channel type (floats finite; f32 from a modest range with random bits).
+static void fill_random(std::vector<uint8_t>& v, int t) {
+  int cb = kBits[t] / 8;
+  for (size_t i = 0; i + cb <= v.size(); i += cb) {
+    uint64_t d = next_rand();
+    if (t == F32) {
+      uint32_t u = (uint32_t)d;
+      int e = 127 - 6 + (int)((d >> 32) % 16);  // 2^-6 .. 2^9
+      u = (u & 0x807fffffu) | ((uint32_t)e << 23);
+      memcpy(&v[i], &u, 4);
+    } else if (t == F16) {
+      uint16_t h = (uint16_t)d;
+      if (((h >> 10) & 31) == 31) h ^= 0x4000;
+      memcpy(&v[i], &h, 2);
+    } else {
+      memcpy(&v[i], &d, cb);
+    }
+  }
+}
+
+static void write_case(Case& c, const std::vector<uint8_t>& data, const std::vector<uint32_t>& coords,
+                       const std::vector<uint32_t>& out, const std::vector<uint8_t>* after) {
+  c.f[DATA] = data.size();
+  fwrite(&c, sizeof c, 1, g_out);
+  fwrite(data.data(), 1, data.size(), g_out);
+  fwrite(coords.data(), 4, coords.size(), g_out);
+  fwrite(out.data(), 4, out.size(), g_out);
+  if (after) fwrite(after->data(), 1, after->size(), g_out);
+}
+
+// Coordinates for one axis of extent n, unnormalized (texel units).
+static std::vector<float> axis_values(int n, bool fine) {
+  std::vector<float> v = {-INFINITY, -1e30f, -10.3f, -5.0f, -1.0f, -0.75f, -0.5f, -0.25f,
+                          -1e-30f, -0.0f, 0.0f, 1e-30f, 1e-7f, (float)n - 1e-6f,
+                          nextafterf((float)n, 0.0f), (float)n, nextafterf((float)n, 1e9f),
+                          2.0f * n - 0.5f, 2.0f * n + 0.25f, 3.0f * n + 0.7f, 1e30f, INFINITY, NAN};
+  for (int k = -8; k <= 4 * n + 8; ++k) v.push_back(k / 4.0f);
+  for (int k = 0; k < 16; ++k) v.push_back(nextafterf(k * 0.5f, -1e9f));
+  for (int k = 0; k < 16; ++k) v.push_back(nextafterf(k * 0.5f, 1e9f));
+  if (fine)
+    for (int k = 0; k <= 2048; ++k) v.push_back(1.0f + k / 2048.0f);
+  for (int k = 0; k < 48; ++k) {
+    uint64_t d = next_rand();
+    v.push_back((float)((double)(d >> 11) / 9007199254740992.0 * 4.0 * n - 1.5 * n));
+  }
+  return v;
+}
+
+// (x, y, z, lod) records for a texture of dims 1-3, unnormalized or normalized.
+static std::vector<uint32_t> coord_records(int dims, int w, int h, int d, bool norm, bool fine) {
+  std::vector<uint32_t> r;
+  auto push = [&](float x, float y, float z, float l) {
+    if (norm) { x /= w; y /= h; z /= d; }
+    r.push_back(fbits(x)); r.push_back(fbits(y)); r.push_back(fbits(z)); r.push_back(fbits(l));
+  };
+  std::vector<float> xs = axis_values(w, fine);
+  float cy = h > 1 ? 1.5f : 0.5f, cz = d > 1 ? 1.5f : 0.5f;
+  for (float x : xs) push(x, cy, cz, 0.0f);
+  if (dims >= 2)
+    for (float y : axis_values(h, false)) push(2.5f, y, cz, 0.0f);
+  if (dims >= 3)
+    for (float z : axis_values(d, false)) push(1.5f, cy, z, 0.0f);
+  for (int k = 0; k < 96; ++k) {  // random points around the texture
+    float c[3];
+    int ext[3] = {w, h, d};
+    for (int a = 0; a < 3; ++a) {
+      uint64_t q = next_rand();
+      c[a] = (float)((double)(q >> 11) / 9007199254740992.0 * 3.0 * ext[a] - ext[a]);
+    }
+    push(c[0], c[1], c[2], 0.0f);
+  }
+  if (dims >= 2)  // a grid over the texel edges and centres
+    for (int j = -2; j <= 2 * h + 2; ++j)
+      for (int i = -2; i <= 2 * w + 2; ++i) push(i * 0.5f, j * 0.5f, cz, 0.0f);
+  return r;
+}
+
+static const char* sfx(int t, int read) {
+  if (read == 1 || t == F16 || t == F32) return "f";
+  return (t == I8 || t == I16 || t == I32) ? "i" : "u";
+}
+
+static void run_fetch(const char* kname, cudaTextureObject_t tex, const std::vector<uint32_t>& coords,
+                      std::vector<uint32_t>& out, int outw) {
+  int n = coords.size() / 4;
+  void *dc, *dout;
+  CK(cudaMalloc(&dc, coords.size() * 4));
+  CK(cudaMalloc(&dout, (size_t)n * outw * 4));
+  CK(cudaMemcpy(dc, coords.data(), coords.size() * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemset(dout, 0xee, (size_t)n * outw * 4));
+  struct K { const char* name; void* fn; };
+#define KS(S) {"tex1d_" #S, (void*)tex1d_##S}, {"tex2d_" #S, (void*)tex2d_##S}, \
+  {"tex3d_" #S, (void*)tex3d_##S}, {"tex2dlod_" #S, (void*)tex2dlod_##S},        \
+  {"tex1dfetch_" #S, (void*)tex1dfetch_##S}, {"tld4r_" #S, (void*)tld4r_##S},    \
+  {"tld4g_" #S, (void*)tld4g_##S}, {"tld4b_" #S, (void*)tld4b_##S}, {"tld4a_" #S, (void*)tld4a_##S}
+  static const K ks[] = {KS(f), KS(i), KS(u)};
+  void* fn = nullptr;
+  for (auto& k : ks) if (!strcmp(k.name, kname)) fn = k.fn;
+  if (!fn) { fprintf(stderr, "no kernel %s\n", kname); exit(1); }
+  void* args[] = {&tex, &dc, &dout, &n};
+  CK(cudaLaunchKernel(fn, dim3((n + 127) / 128), dim3(128), args, 0, 0));
+  CK(cudaDeviceSynchronize());
+  out.resize((size_t)n * outw);
+  CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
+  CK(cudaFree(dc));
+  CK(cudaFree(dout));
+}
+
+static int g_cases = 0;
+
+// One texture case over a CUDA array (dims 1-3) or linear/pitch memory; also its txq case.
+static void tex_case(const char* op, int res, int t, int ch, int read, int filt, int am, int norm,
+                     int dims, int w, int h, int d, bool fine, bool do_txq) {
+  Case c;
+  memset(&c, 0, sizeof c);
+  c.f[RES] = res; c.f[CHT] = t; c.f[CHN] = ch; c.f[READ] = read; c.f[FILT] = filt;
+  c.f[AD0] = c.f[AD1] = c.f[AD2] = am; c.f[NORM] = norm;
+  float border[4] = {0.25f, -0.5f, 2.0f, 0.75f};
+  for (int k = 0; k < 4; ++k) c.f[BO0 + k] = fbits(border[k]);
+  c.f[W] = w; c.f[H] = dims >= 2 ? h : 0; c.f[D] = dims >= 3 ? d : 0;
+  int tb = kBits[t] / 8 * ch;
+  size_t pitch = (size_t)w * tb;
+  if (res == 2) pitch = (pitch + 63) / 64 * 64 + 64;  // a padded pitch
+  c.f[PITCH] = res == 0 ? 0 : pitch;
+  size_t hh = dims >= 2 ? h : 1, dd = dims >= 3 ? d : 1;
+  std::vector<uint8_t> data(res == 2 ? pitch * hh : (size_t)w * hh * dd * tb);
+  fill_random(data, t);
+  if (t == F32 && fine) {  // 0, 1, 0, 1 ... shows the filter weights themselves
+    for (size_t i = 0; i < data.size() / 4; ++i) { float v = (i / ch) % 2; memcpy(&data[i * 4], &v, 4); }
+  }
+  if (w == 256 && (t == U8 || t == I8))
+    for (int i = 0; i < 256 * ch; ++i) data[i] = (uint8_t)(i / ch);
+  if (w == 65536 && (t == U16 || t == I16 || t == F16))
+    for (int i = 0; i < 65536 * ch; ++i) { uint16_t v = i / ch; memcpy(&data[2 * i], &v, 2); }
+  cudaResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
+  cudaArray_t arr = nullptr;
+  void* lin = nullptr;
+  cudaChannelFormatDesc cd = desc_of(t, ch);
+  if (res == 0) {
+    cudaExtent ext = make_cudaExtent(w, dims >= 2 ? h : 0, dims >= 3 ? d : 0);
+    CK(cudaMalloc3DArray(&arr, &cd, ext, 0));
+    cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr = make_cudaPitchedPtr(data.data(), (size_t)w * tb, w, hh);
+    p.dstArray = arr;
+    p.extent = make_cudaExtent(w, hh, dd);
+    p.kind = cudaMemcpyHostToDevice;
+    CK(cudaMemcpy3D(&p));
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = arr;
+  } else {
+    CK(cudaMalloc(&lin, data.size()));
+    CK(cudaMemcpy(lin, data.data(), data.size(), cudaMemcpyHostToDevice));
+    if (res == 1) {
+      rd.resType = cudaResourceTypeLinear;
+      rd.res.linear.devPtr = lin;
+      rd.res.linear.desc = cd;
+      rd.res.linear.sizeInBytes = data.size();
+    } else {
+      rd.resType = cudaResourceTypePitch2D;
+      rd.res.pitch2D.devPtr = lin;
+      rd.res.pitch2D.desc = cd;
+      rd.res.pitch2D.width = w;
+      rd.res.pitch2D.height = h;
+      rd.res.pitch2D.pitchInBytes = pitch;
+    }
+  }
+  cudaTextureDesc td;
+  memset(&td, 0, sizeof td);
+  static const cudaTextureAddressMode am_of[4] = {cudaAddressModeWrap, cudaAddressModeClamp,
+                                                  cudaAddressModeMirror, cudaAddressModeBorder};
+  for (int k = 0; k < 3; ++k) td.addressMode[k] = am_of[am];
+  td.filterMode = filt ? cudaFilterModeLinear : cudaFilterModePoint;
+  td.readMode = read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+  td.normalizedCoords = norm;
+  for (int k = 0; k < 4; ++k) td.borderColor[k] = border[k];
+  cudaTextureObject_t tex = 0;
+  cudaError_t e = cudaCreateTextureObject(&tex, &rd, &td, nullptr);
+  if (e != cudaSuccess) {
+    fprintf(stderr, "skip %s %s ch%d read%d filt%d am%d norm%d: %s\n", op, kName[t], ch, read, filt,
+            am, norm, cudaGetErrorString(e));
+    cudaGetLastError();
+    if (arr) cudaFreeArray(arr);
+    if (lin) cudaFree(lin);
+    return;
+  }
+  std::vector<uint32_t> coords;
+  if (res == 1) {  // integer texel indices
+    int n = w;
+    std::vector<int> xs = {INT32_MIN, -1000000, -65536, -100, -5, -2, -1};
+    for (int k = 0; k <= n + 3; ++k) xs.push_back(k);
+    for (int v : {2 * n, 5 * n, 65535, 65536, 1 << 20, 1 << 27, 1 << 28, INT32_MAX}) xs.push_back(v);
+    for (int x : xs) { coords.push_back((uint32_t)x); coords.push_back(0); coords.push_back(0); coords.push_back(0); }
+  } else if (w == 256 || w == 65536) {  // decode tables: every texel centre
+    for (int i = 0; i < w; ++i) {
+      float x = i + 0.5f;
+      if (norm) x /= w;
+      coords.push_back(fbits(x)); coords.push_back(fbits(0.5f)); coords.push_back(fbits(0.5f)); coords.push_back(0);
+    }
+  } else {
+    coords = coord_records(dims, w, h, d, norm, fine);
+    if (!strncmp(op, "tex2dlod", 8)) {
+      float lods[] = {0.0f, 0.5f, 1.0f, 3.0f, -1.0f, -INFINITY, NAN};
+      size_t n0 = coords.size() / 4;
+      std::vector<uint32_t> more;
+      for (size_t i = 0; i < n0; ++i) {
+        for (int k = 0; k < 3; ++k) more.push_back(coords[4 * i + k]);
+        more.push_back(fbits(lods[i % 7]));
+      }
+      coords = more;
+    }
+  }
+  char kname[32];
+  snprintf(kname, sizeof kname, "%s_%s", op, sfx(t, read));
+  std::vector<uint32_t> out;
+  run_fetch(kname, tex, coords, out, 4);
+  strncpy(c.kernel, kname, 31);
+  c.f[N] = coords.size() / 4;
+  c.f[OUTW] = 4;
+  write_case(c, data, coords, out, nullptr);
+  ++g_cases;
+  if (do_txq) {
+    unsigned* dq;
+    CK(cudaMalloc(&dq, 40));
+    txq_all<<<1, 1>>>(tex, dq);
+    CK(cudaDeviceSynchronize());
+    std::vector<uint32_t> q(10);
+    CK(cudaMemcpy(q.data(), dq, 40, cudaMemcpyDeviceToHost));
+    CK(cudaFree(dq));
+    Case cq = c;
+    memset(cq.kernel, 0, 32);
+    strcpy(cq.kernel, "txq_all");
+    cq.f[N] = 1;
+    cq.f[OUTW] = 10;
+    std::vector<uint32_t> zc(4, 0);
+    write_case(cq, data, zc, q, nullptr);
+    ++g_cases;
+  }
+  CK(cudaDestroyTextureObject(tex));
+  if (arr) CK(cudaFreeArray(arr));
+  if (lin) CK(cudaFree(lin));
+}
+
+// Surface cases over a 32-bit array (dims 2 or 3; or 1): reads at byte coordinates, then writes.
+static void surf_case(const char* kname, int dims, bool risky) {
+  int w = 5, h = dims >= 2 ? 4 : 0, d = dims >= 3 ? 3 : 0;
+  size_t hh = h ? h : 1, dd = d ? d : 1;
+  Case c;
+  memset(&c, 0, sizeof c);
+  c.f[CHT] = U32; c.f[CHN] = 1; c.f[W] = w; c.f[H] = h; c.f[D] = d; c.f[SURF] = 1;
+  std::vector<uint8_t> data((size_t)w * hh * dd * 4);
+  fill_random(data, U32);
+  cudaChannelFormatDesc cd = desc_of(U32, 1);
+  cudaArray_t arr;
+  CK(cudaMalloc3DArray(&arr, &cd, make_cudaExtent(w, h, d), cudaArraySurfaceLoadStore));
+  cudaMemcpy3DParms p;
+  memset(&p, 0, sizeof p);
+  p.srcPtr = make_cudaPitchedPtr(data.data(), (size_t)w * 4, w, hh);
+  p.dstArray = arr;
+  p.extent = make_cudaExtent(w, hh, dd);
+  p.kind = cudaMemcpyHostToDevice;
+  CK(cudaMemcpy3D(&p));
+  cudaResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.resType = cudaResourceTypeArray;
+  rd.res.array.array = arr;
+  cudaSurfaceObject_t s;
+  CK(cudaCreateSurfaceObject(&s, &rd));
+  std::vector<int> xs, ys, zs;
+  bool trap = strstr(kname, "trap") != nullptr;
+  if (trap) { xs = {0, 4, 8, 16}; ys = {0, 1, 3}; zs = {0}; }
+  else if (risky) { xs = {1, 2, 3, 5, 6, 7, 17, 18, 19}; ys = {0, 1}; zs = {0}; }
+  else {
+    xs = {INT32_MIN, -1000, -8, -4, 0, 4, 8, 12, 16, 20, 24, 40, 1 << 20, INT32_MAX - 3};
+    ys = {INT32_MIN, -1, 0, 1, 3, 4, 9, INT32_MAX};
+    zs = dims >= 3 ? std::vector<int>{-1, 0, 2, 3, 7} : std::vector<int>{0};
+  }
+  bool is_store = !strncmp(kname, "sust", 4);
+  std::vector<uint32_t> coords;
+  for (int z : zs) for (int y : (dims >= 2 ? ys : std::vector<int>{0})) for (int x : xs) {
+    coords.push_back(x); coords.push_back(y); coords.push_back(z);
+    coords.push_back(0xA0000000u | (uint32_t)(coords.size() / 4));
+  }
+  int n = coords.size() / 4;
+  int outw = strstr(kname, "_v4_") ? 4 : 1;
+  void *dc, *dout = nullptr;
+  CK(cudaMalloc(&dc, coords.size() * 4));
+  CK(cudaMemcpy(dc, coords.data(), coords.size() * 4, cudaMemcpyHostToDevice));
+  std::vector<uint32_t> out;
+  std::vector<uint8_t> after(data.size());
+  if (is_store) {
+    void* args[] = {&s, &dc, &n};
+    void* fn = !strcmp(kname, "sust2d_zero") ? (void*)sust2d_zero
+               : !strcmp(kname, "sust2d_clamp") ? (void*)sust2d_clamp : (void*)sust3d_clamp;
+    CK(cudaLaunchKernel(fn, dim3(1), dim3(1), args, 0, 0));
+    CK(cudaDeviceSynchronize());
+    memset(&p, 0, sizeof p);
+    p.srcArray = arr;
+    p.dstPtr = make_cudaPitchedPtr(after.data(), (size_t)w * 4, w, hh);
+    p.extent = make_cudaExtent(w, hh, dd);
+    p.kind = cudaMemcpyDeviceToHost;
+    CK(cudaMemcpy3D(&p));
+  } else {
+    CK(cudaMalloc(&dout, (size_t)n * outw * 4));
+    CK(cudaMemset(dout, 0xee, (size_t)n * outw * 4));
+    void* args[] = {&s, &dc, &dout, &n};
+    struct K { const char* name; void* fn; } ks[] = {
+        {"suld2d_zero", (void*)suld2d_zero}, {"suld2d_clamp", (void*)suld2d_clamp},
+        {"suld2d_trap", (void*)suld2d_trap}, {"suld1d_clamp", (void*)suld1d_clamp},
+        {"suld3d_clamp", (void*)suld3d_clamp}, {"suld2d_v4_zero", (void*)suld2d_v4_zero},
+        {"suld2d_u8_clamp", (void*)suld2d_u8_clamp}};
+    void* fn = nullptr;
+    for (auto& k : ks) if (!strcmp(k.name, kname)) fn = k.fn;
+    CK(cudaLaunchKernel(fn, dim3((n + 127) / 128), dim3(128), args, 0, 0));
+    CK(cudaDeviceSynchronize());
+    out.resize((size_t)n * outw);
+    CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
+    CK(cudaFree(dout));
+  }
+  strncpy(c.kernel, kname, 31);
+  c.f[N] = n;
+  c.f[OUTW] = is_store ? 0 : outw;
+  c.f[AFTER] = is_store ? after.size() : 0;
+  write_case(c, data, coords, out, is_store ? &after : nullptr);
+  ++g_cases;
+  CK(cudaFree(dc));
+  CK(cudaDestroySurfaceObject(s));
+  CK(cudaFreeArray(arr));
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [risky]\n"); return 2; }
+  g_out = fopen(argv[1], "wb");
+  if (!g_out) { perror(argv[1]); return 1; }
+  if (argc > 2) {  // accesses that may fault: misaligned surface bytes, b8 reads of a b32 surface
+    surf_case("suld2d_clamp", 2, true);
+    fflush(g_out);
+    surf_case("suld2d_u8_clamp", 2, false);
+    fflush(g_out);
+    surf_case("suld2d_u8_clamp", 2, true);
+    fclose(g_out);
+    printf("cases %d\n", g_cases);
+    return 0;
+  }
+  // Decode tables: every value of the 8- and 16-bit types, element and normalized float.
+  for (int t : {U8, I8}) for (int read : {0, 1})
+    tex_case("tex1d", 0, t, 1, read, 0, 1, 0, 1, 256, 1, 1, false, false);
+  for (int t : {U16, I16}) for (int read : {0, 1})
+    tex_case("tex1d", 0, t, 1, read, 0, 1, 0, 1, 65536, 1, 1, false, false);
+  tex_case("tex1d", 0, F16, 1, 0, 0, 1, 0, 1, 65536, 1, 1, false, false);
+  // Filter weights: 0,1,0,1 texels, fine coordinate ramp, every address mode.
+  for (int norm : {0, 1}) for (int am = 0; am < 4; ++am) for (int filt : {0, 1}) {
+    if (!norm && (am == 0 || am == 2)) continue;
+    tex_case("tex1d", 0, F32, 1, 0, filt, am, norm, 1, 7, 1, 1, true, false);
+  }
+  // The main 2D sweep: type x read x channels x filter x address x normalization.
+  for (int t = 0; t < 8; ++t) for (int read : {0, 1}) for (int ch : {1, 2, 4})
+  for (int filt : {0, 1}) for (int am = 0; am < 4; ++am) for (int norm : {0, 1}) {
+    bool small = t == U8 || t == I8 || t == U16 || t == I16;
+    if (read == 1 && !small) continue;
+    bool floaty = read == 1 || t == F16 || t == F32;
+    if (filt && !floaty) continue;
+    if (!norm && (am == 0 || am == 2)) continue;
+    if (ch == 2 && (am != 1 || norm)) continue;  // two channels: decode only
+    tex_case("tex2d", 0, t, ch, read, filt, am, norm, 2, 5, 4, 1, false, ch == 1 && t == F32);
+  }
+  // Integer-coordinate fetches of every type on arrays? (tex1Dfetch is for linear memory.)
+  // 1D and 3D arrays.
+  for (int t : {F32, U8}) for (int filt : {0, 1}) for (int am = 0; am < 4; ++am) for (int norm : {0, 1}) {
+    if (!norm && (am == 0 || am == 2)) continue;
+    int read = t == U8 ? 1 : 0;
+    tex_case("tex1d", 0, t, 1, read, filt, am, norm, 1, 7, 1, 1, false, false);
+    tex_case("tex3d", 0, t, 1, read, filt, am, norm, 3, 3, 2, 4, false, true);
+  }
+  // tex1Dfetch on linear memory.
+  for (int t = 0; t < 8; ++t) for (int ch : {1, 4}) for (int read : {0, 1}) {
+    bool small = t == U8 || t == I8 || t == U16 || t == I16;
+    if (read == 1 && !small) continue;
+    tex_case("tex1dfetch", 1, t, ch, read, 0, 1, 0, 1, 37, 1, 1, false, t == F32 && ch == 1);
+  }
+  // Pitch-2D.
+  for (int t : {F32, U8}) for (int filt : {0, 1}) for (int am = 0; am < 4; ++am) for (int norm : {0, 1}) {
+    if (!norm && (am == 0 || am == 2)) continue;
+    tex_case("tex2d", 2, t, 1, t == U8, filt, am, norm, 2, 5, 4, 1, false, filt == 0 && am == 1);
+  }
+  // tex2DLod on arrays (level 0 only exists).
+  for (int filt : {0, 1})
+    tex_case("tex2dlod", 0, F32, 1, 0, filt, 1, 1, 2, 5, 4, 1, false, false);
+  // tld4 (tex2Dgather): every component of 4-channel textures, every address mode.
+  for (const char* op : {"tld4r", "tld4g", "tld4b", "tld4a"})
+    for (int t : {F32, U8}) for (int read : {0, 1}) for (int am = 0; am < 4; ++am) for (int norm : {0, 1}) {
+      if (read == 1 && t != U8) continue;
+      if (!norm && (am == 0 || am == 2)) continue;
+      tex_case(op, 0, t, 4, read, 0, am, norm, 2, 5, 4, 1, false, false);
+    }
+  // Surfaces.
+  for (const char* k : {"suld2d_zero", "suld2d_clamp", "suld2d_trap", "suld2d_v4_zero"}) surf_case(k, 2, false);
+  surf_case("suld1d_clamp", 1, false);
+  surf_case("suld3d_clamp", 3, false);
+  surf_case("sust2d_zero", 2, false);
+  surf_case("sust2d_clamp", 2, false);
+  surf_case("sust3d_clamp", 3, false);
+  fclose(g_out);
+  printf("cases %d\n", g_cases);
+  return 0;
+}
