@@ -26,7 +26,12 @@ fn read_maps(path: &Path) -> Vec<Map> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        assert_eq!(word(i), 0x4d4c_4247, "{}: bad record at byte {i}", path.display());
+        assert_eq!(
+            word(i),
+            0x4d4c_4247,
+            "{}: bad record at byte {i}",
+            path.display()
+        );
         let (w, h, d, e, n) = (
             word(i + 8),
             word(i + 12),
@@ -83,10 +88,15 @@ fn every_recorded_array_is_laid_out_as_the_model_says() {
                         let want = u64::from(m.chunks[k]);
                         let got = l.offset(c * 16, y, z);
                         assert_eq!(
-                            got, want,
+                            got,
+                            want,
                             "{f}: {}x{}x{} array of {}-byte texels, byte {} of row {y} of \
                              slice {z}",
-                            m.width, m.height, m.depth, m.texel_bytes, c * 16
+                            m.width,
+                            m.height,
+                            m.depth,
+                            m.texel_bytes,
+                            c * 16
                         );
                         k += 1;
                     }
