@@ -20,6 +20,6 @@ pub mod runtime;
 pub mod sass;
 pub mod sched;
 pub mod spec;
-pub mod tex;
 #[doc(hidden)]
 pub mod testing;
+pub mod tex;

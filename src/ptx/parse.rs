@@ -623,7 +623,8 @@ impl<'a> Parser<'a> {
     fn operand(&mut self) -> Result<Operand, PtxError> {
         let span = self.span();
         if self.eat_punct('[') {
-            if matches!(self.peek(), Some(Tok::Word(_))) && self.peek_at(1) == Some(&Tok::Punct(','))
+            if matches!(self.peek(), Some(Tok::Word(_)))
+                && self.peek_at(1) == Some(&Tok::Punct(','))
             {
                 // `[tex, {x, y}]`, `[tex, sampler, {x}]` (PTX ISA 9.7.10.3 "tex").
                 self.enter("operand")?;

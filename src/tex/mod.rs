@@ -347,9 +347,14 @@ impl TexState {
             let border = sample::border_texel(desc, format);
             let [ax, ay, _] = axes;
             let mut out = [0u32; 4];
-            for (k, (x, y)) in [(ax.i0, ay.i1), (ax.i1, ay.i1), (ax.i1, ay.i0), (ax.i0, ay.i0)]
-                .into_iter()
-                .enumerate()
+            for (k, (x, y)) in [
+                (ax.i0, ay.i1),
+                (ax.i1, ay.i1),
+                (ax.i1, ay.i0),
+                (ax.i0, ay.i0),
+            ]
+            .into_iter()
+            .enumerate()
             {
                 let t = match (x, y) {
                     (Some(x), Some(y)) => texel([x, y, 0]).unwrap_or(border),

@@ -112,11 +112,9 @@ pub fn filter(
     texel: &mut dyn FnMut([u32; 3]) -> Option<Texel>,
 ) -> [u32; 4] {
     let border = border_texel(desc, format);
-    let read = |ix: [Option<u32>; 3], texel: &mut dyn FnMut([u32; 3]) -> Option<Texel>| {
-        match ix {
-            [Some(x), Some(y), Some(z)] => texel([x, y, z]).unwrap_or(border),
-            _ => border,
-        }
+    let read = |ix: [Option<u32>; 3], texel: &mut dyn FnMut([u32; 3]) -> Option<Texel>| match ix {
+        [Some(x), Some(y), Some(z)] => texel([x, y, z]).unwrap_or(border),
+        _ => border,
     };
     let pick = |a: &Axis, second: bool| if second { a.i1 } else { a.i0 };
     let get = |k: usize, second: bool| axes.get(k).map_or(Some(0), |a| pick(a, second));
@@ -127,11 +125,7 @@ pub fn filter(
     let dims = axes.len();
     let mut corners = [[0f32; 4]; 8];
     for (c, corner) in corners.iter_mut().enumerate().take(1 << dims) {
-        let ix = [
-            get(0, c & 1 != 0),
-            get(1, c & 2 != 0),
-            get(2, c & 4 != 0),
-        ];
+        let ix = [get(0, c & 1 != 0), get(1, c & 2 != 0), get(2, c & 4 != 0)];
         let t = read(ix, texel);
         for k in 0..4 {
             corner[k] = f32::from_bits(t.w[k]);

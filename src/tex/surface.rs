@@ -55,10 +55,7 @@ pub fn access(
         }
     }
     if c[0] % i64::from(size.max(1)) != 0 {
-        return Err(TexFault::Misaligned {
-            x: coords[0],
-            size,
-        });
+        return Err(TexFault::Misaligned { x: coords[0], size });
     }
     let off = a.offset(0, c[1] as u32, c[2] as u32) + c[0] as usize;
     lane.texels[0] = [(c[0] / i64::from(tb)) as u32, c[1] as u32, c[2] as u32];

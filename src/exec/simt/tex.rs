@@ -50,13 +50,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
             _ => 16,
         };
         for l in lanes(e) {
-            let fault = |detail: String| {
-                (
-                    FaultKind::Texture { detail },
-                    pc,
-                    w.id * 32 + l as u32,
-                )
-            };
+            let fault = |detail: String| (FaultKind::Texture { detail }, pc, w.id * 32 + l as u32);
             let handle = self.val(w, mem, t.handle, l);
             let mut c = [0u32; 4];
             for (k, s) in t.coords.iter().enumerate() {
@@ -103,9 +97,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     }
                 }
                 _ => {
-                    let lod = t
-                        .lod
-                        .map(|s| f32::from_bits(self.val(w, mem, s, l) as u32));
+                    let lod = t.lod.map(|s| f32::from_bits(self.val(w, mem, s, l) as u32));
                     let r = self
                         .l
                         .textures

@@ -5,4 +5,5 @@
 //! ([`crate::mem::cache::Hierarchy::tex_access`]).
 pub mod counters;
 pub mod layout;
+pub mod path;
 pub mod request;

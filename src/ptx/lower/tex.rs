@@ -113,14 +113,21 @@ impl KernelBuilder<'_> {
                 let [dt, ct] = types[..] else {
                     return self.err(
                         span,
-                        format!("'{}' needs a destination and a coordinate type (.v4.f32.f32)", i.opcode),
+                        format!(
+                            "'{}' needs a destination and a coordinate type (.v4.f32.f32)",
+                            i.opcode
+                        ),
                     );
                 };
                 t.dtype = match dt {
                     ScalarType::F32 => TexDtype::F32,
                     ScalarType::S32 => TexDtype::S32,
                     ScalarType::U32 => TexDtype::U32,
-                    _ => return Err(unsupported(&format!(".{dt:?} texture results are").to_lowercase())),
+                    _ => {
+                        return Err(unsupported(
+                            &format!(".{dt:?} texture results are").to_lowercase(),
+                        ))
+                    }
                 };
                 t.int_coords = match ct {
                     ScalarType::F32 => false,
@@ -136,13 +143,17 @@ impl KernelBuilder<'_> {
                     None => return self.err(span, format!("'{}' needs operands", i.opcode)),
                 };
                 if d.len() != 4 {
-                    return Err(unsupported("texture fetches into other than four registers are"));
+                    return Err(unsupported(
+                        "texture fetches into other than four registers are",
+                    ));
                 }
                 t.d = d;
                 t.pred = pred;
                 let r = reference(1)?;
                 if r.len() != 2 {
-                    return Err(unsupported("independent texture and sampler references are"));
+                    return Err(unsupported(
+                        "independent texture and sampler references are",
+                    ));
                 }
                 t.handle = handle_of(&r[0])?;
                 let c = vector(&r[1]);
@@ -150,10 +161,20 @@ impl KernelBuilder<'_> {
                 if c.len() < need {
                     return self.err(
                         span,
-                        format!("a .{} fetch needs {need} coordinates, found {}", mods.iter().find(|m| Geom::from_mod(m).is_some()).unwrap_or(&"1d"), c.len()),
+                        format!(
+                            "a .{} fetch needs {need} coordinates, found {}",
+                            mods.iter()
+                                .find(|m| Geom::from_mod(m).is_some())
+                                .unwrap_or(&"1d"),
+                            c.len()
+                        ),
                     );
                 }
-                let cty = if t.int_coords { ScalarType::S32 } else { ScalarType::F32 };
+                let cty = if t.int_coords {
+                    ScalarType::S32
+                } else {
+                    ScalarType::F32
+                };
                 t.coords = coords_of(&c, cty)?;
                 if geom.layered() {
                     // The layer index is an integer in either coordinate type.
@@ -198,16 +219,15 @@ impl KernelBuilder<'_> {
                 t.handle = match &ops[1] {
                     Operand::Address(Some(n), 0) => handle_of(&Operand::Name(n.clone()))?,
                     o => {
-                        return self.err(
-                            span,
-                            format!("txq needs [handle], found {}", describe(o)),
-                        )
+                        return self.err(span, format!("txq needs [handle], found {}", describe(o)))
                     }
                 };
             }
             "suld" | "sust" => {
                 if mods.first() == Some(&"p") {
-                    return Err(unsupported("formatted surface accesses (suld.p, sust.p) are"));
+                    return Err(unsupported(
+                        "formatted surface accesses (suld.p, sust.p) are",
+                    ));
                 }
                 if mods.first() != Some(&"b") {
                     return self.err(span, format!("'{}' needs .b (unformatted)", i.opcode));
@@ -216,7 +236,10 @@ impl KernelBuilder<'_> {
                     Some(&"trap") => SurfClamp::Trap,
                     Some(&"clamp") => SurfClamp::Clamp,
                     Some(&"zero") => SurfClamp::Zero,
-                    _ => return self.err(span, format!("'{}' needs .trap, .clamp or .zero", i.opcode)),
+                    _ => {
+                        return self
+                            .err(span, format!("'{}' needs .trap, .clamp or .zero", i.opcode))
+                    }
                 };
                 let Some(&ety) = types.first() else {
                     return self.err(span, format!("'{}' needs an element type (.b32)", i.opcode));
@@ -232,14 +255,18 @@ impl KernelBuilder<'_> {
                 let (r, data) = if i.opcode == "suld" {
                     t.kind = TexKind::Suld(clamp);
                     if ops.len() != 2 {
-                        return self.err(span, "suld needs a destination and [surface, {coordinates}]");
+                        return self.err(
+                            span,
+                            "suld needs a destination and [surface, {coordinates}]",
+                        );
                     }
                     t.d = dests(&ops[0])?;
                     (reference(1)?, None)
                 } else {
                     t.kind = TexKind::Sust(clamp);
                     if ops.len() != 2 {
-                        return self.err(span, "sust needs [surface, {coordinates}] and the values");
+                        return self
+                            .err(span, "sust needs [surface, {coordinates}] and the values");
                     }
                     (reference(0)?, Some(&ops[1]))
                 };
@@ -251,7 +278,10 @@ impl KernelBuilder<'_> {
                 }
                 let n = t.d.len().max(t.s.len());
                 if !matches!(n, 1 | 2 | 4) || n * t.elem_bytes as usize > 16 {
-                    return self.err(span, "a surface vector has 1, 2 or 4 elements of at most 16 bytes together");
+                    return self.err(
+                        span,
+                        "a surface vector has 1, 2 or 4 elements of at most 16 bytes together",
+                    );
                 }
                 if r.len() != 2 {
                     return self.err(span, "a surface reference is [surface, {coordinates}]");
@@ -259,7 +289,10 @@ impl KernelBuilder<'_> {
                 t.handle = handle_of(&r[0])?;
                 let c = vector(&r[1]);
                 if c.len() < geom.dims() {
-                    return self.err(span, format!("a surface access needs {} coordinates", geom.dims()));
+                    return self.err(
+                        span,
+                        format!("a surface access needs {} coordinates", geom.dims()),
+                    );
                 }
                 t.coords = coords_of(&c, ScalarType::S32)?;
             }
