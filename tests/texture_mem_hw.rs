@@ -569,6 +569,115 @@ const METRICS: &[(&str, f64)] = &[
     ("dram__sectors_read.sum", 0.02),
 ];
 
+const L2: &str = "lts__t_sectors_srcunit_tex_op_read.sum";
+const L2_HIT: &str = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
+const L1_HIT: &str = "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum";
+const SECTORS: &str = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
+const TAGS: &str = "l1tex__t_set_accesses_pipe_tex_mem_texture.sum";
+const WAVES: &str = "l1tex__data_pipe_tex_wavefronts_mem_texture.sum";
+
+const MERGED: &str = "several SMs miss on the same sectors at about the same time and the H200 \
+    sends L2 fewer lookups, and finds sectors another SM fetched shortly before (rows y and y+1 \
+    of a sector read by neighbouring blocks on different SMs: f32_point_row 13,920 L2 sectors \
+    for 16,384 L1 misses); without timing the model sends every miss (tests/cache_hw.rs's first \
+    cause)";
+const ZERO_WEIGHT: &str = "the texture unit's event lists both taps of a zero weight; the H200 \
+    does not fetch a texel weighted by zero (exactly the counts of point sampling)";
+const TRILINEAR: &str = "unexplained: the H200 looks up 8.7 sectors and 6.0 tags per trilinear \
+    request where the quad's 2x2x2 footprints occupy 5.75 sectors and 3.5 lines, 2.1 wavefronts \
+    where the model gives 2";
+const SCATTERED: &str = "scattered texels: 2.3 wavefronts per 4-sector request (3.2 bilinear, \
+    5.5 per 8-lane fetch) where the half-GOB rule gives 4 (1, 8): the data stage serves far-apart \
+    blocks together, by a rule not found";
+const COLZ: &str = "four consecutive slices of a 3D array in 2 wavefronts where the rule gives 4";
+const REUSE_ORDER: &str = "the second half of the grid re-reads the first half's texels; which \
+    re-reader runs on the first reader's SM follows the H200's SM order (GPCs interleaved, \
+    gpumemsim::sched), not the model's";
+const PITCH_TAGS: &str = "pitch-linear memory: the H200 sends L2 one request per texel-space tag \
+    block (32 bytes x 4 rows) and instruction, not per memory line (a row of 32 floats is 4 \
+    such requests, and the 64-byte fills make half of them hit: pitch2d_point_row 4,096 L2 \
+    hits, gld_row on the same memory 0); the model merges per line";
+const ROTATE: &str = "L1 hits 770,588 against 743,994 (3.6% more) and 174,146 L2 lookups \
+    against 198,474: which blocks share an SM's L1 while their footprints overlap follows the \
+    H200's SM order and timing, which the model does not have";
+
+/// (launch, metrics, cause): every (launch, metric) outside its tolerance.
+const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
+    ("f32_1d_linear_half_row", &[L2_HIT], MERGED),
+    ("f32_1d_point_stride2", &[L1_HIT, L2, L2_HIT], REUSE_ORDER),
+    ("f32_1d_point_stride32", &[L2, L2_HIT], MERGED),
+    (
+        "f32_3d_linear_half_brick4x4x2",
+        &[SECTORS, L1_HIT, TAGS, WAVES, L2_HIT],
+        TRILINEAR,
+    ),
+    (
+        "f32_3d_linear_half_row",
+        &[SECTORS, L1_HIT, TAGS, WAVES, L2, L2_HIT],
+        TRILINEAR,
+    ),
+    ("f32_3d_point_colz", &[WAVES], COLZ),
+    ("f32_3d_point_colz", &[L2_HIT], MERGED),
+    ("f32_gather_col", &[L2, L2_HIT], MERGED),
+    ("f32_gather_row", &[L2, L2_HIT], MERGED),
+    (
+        "f32_linear_centre_col",
+        &[SECTORS, L1_HIT, TAGS, L2, L2_HIT],
+        ZERO_WEIGHT,
+    ),
+    (
+        "f32_linear_centre_row",
+        &[SECTORS, L1_HIT, TAGS, L2, L2_HIT],
+        ZERO_WEIGHT,
+    ),
+    ("f32_linear_half_col", &[L2, L2_HIT], MERGED),
+    ("f32_linear_half_random", &[WAVES], SCATTERED),
+    ("f32_linear_half_random", &[L2_HIT], MERGED),
+    ("f32_linear_half_row", &[L2, L2_HIT], MERGED),
+    ("f32_linear_half_tile4x8", &[L2_HIT], MERGED),
+    ("f32_linear_half_tile8x4", &[L2_HIT], MERGED),
+    ("f32_point_col", &[L2, L2_HIT], MERGED),
+    ("f32_point_random", &[WAVES], SCATTERED),
+    ("f32_point_random", &[L2, L2_HIT], MERGED),
+    ("f32_point_row", &[L2, L2_HIT], MERGED),
+    ("f32_point_stride2", &[L1_HIT], REUSE_ORDER),
+    ("f32_point_stride2", &[L2, L2_HIT], MERGED),
+    ("f32_point_twice_col", &[L2, L2_HIT], MERGED),
+    ("f32_point_twice_row", &[L2, L2_HIT], MERGED),
+    ("f32_point_warp1", &[L2_HIT], MERGED),
+    ("f32x2_point_col", &[L2, L2_HIT], MERGED),
+    ("f32x2_point_row", &[L2, L2_HIT], MERGED),
+    ("f32x4_point_row", &[L2], MERGED),
+    ("fetch1d_random", &[L1_HIT, WAVES], SCATTERED),
+    ("fetch1d_random", &[L2, L2_HIT], MERGED),
+    ("fetch1d_stride2", &[L1_HIT, L2, L2_HIT], REUSE_ORDER),
+    ("fetch1d_stride32", &[L2, L2_HIT], MERGED),
+    ("pitch2d_linear_half_row", &[L2_HIT], PITCH_TAGS),
+    ("pitch2d_point_col", &[L2, L2_HIT], MERGED),
+    ("pitch2d_point_row", &[L2_HIT], PITCH_TAGS),
+    ("rotate_1024", &[L1_HIT, L2, L2_HIT], ROTATE),
+    ("surf_read_col", &[L2, L2_HIT], MERGED),
+    ("surf_read_row", &[L2, L2_HIT], MERGED),
+    ("u16_point_col", &[L2, L2_HIT], MERGED),
+    ("u16_point_row", &[L2, L2_HIT], MERGED),
+    ("u8_point_col", &[L2, L2_HIT], MERGED),
+    ("u8_point_row", &[L2, L2_HIT], MERGED),
+];
+
+fn excluded(name: &str, metric: &str) -> Option<&'static str> {
+    EXCLUSIONS
+        .iter()
+        .find(|(n, ms, _)| *n == name && ms.contains(&metric))
+        .map(|e| e.2)
+}
+
+/// The global loads of the same patterns are there for the report's comparison: only their
+/// coalescer counters are compared here (their L1 and L2 are tests/cache_hw.rs's subject).
+const GLD_METRICS: &[&str] = &[
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+];
+
 #[test]
 fn texture_counters_match_the_h200() {
     let sim = simulate();
@@ -580,14 +689,20 @@ fn texture_counters_match_the_h200() {
         &format!("{DIR}/run2/ncu/tex_probe2.csv"),
         &format!("{DIR}/run2/launches.txt"),
     );
-    let mut report = String::new();
-    let (mut n, mut ok) = (0, 0);
+    let (mut n, mut ok, mut excl) = (0, 0, 0);
+    let mut bad = Vec::new();
     for (name, m) in &sim {
         let hw = hw1
             .get(name)
             .or_else(|| hw2.get(name))
-            .unwrap_or_else(|| panic!("{name} not recorded"));
-        for &(metric, rel) in METRICS {
+            .unwrap_or_else(|| panic!("{name} was not recorded"));
+        let gld = name.starts_with("gld_");
+        let metrics: Vec<(&str, f64)> = if gld {
+            GLD_METRICS.iter().map(|m| (*m, 0.01)).collect()
+        } else {
+            METRICS.to_vec()
+        };
+        for (metric, rel) in metrics {
             let Some(&want) = hw.get(metric) else {
                 continue;
             };
@@ -599,15 +714,27 @@ fn texture_counters_match_the_h200() {
             };
             let within = (got - want).abs() <= rel * want + slack;
             n += 1;
-            if within {
-                ok += 1;
+            match (within, excluded(name, metric)) {
+                (true, None) => ok += 1,
+                (false, Some(_)) => excl += 1,
+                (true, Some(cause)) => bad.push(format!(
+                    "{name} {metric}: now within (sim {got}, H200 {want}); remove its exclusion \
+                     ({cause})"
+                )),
+                (false, None) => bad.push(format!("{name} {metric}: sim {got}, H200 {want}")),
             }
-            report.push_str(&format!(
-                "{}{name} {metric}: sim {got} hw {want}\n",
-                if within { "  " } else { "X " }
-            ));
         }
     }
-    println!("{report}{ok} of {n} within");
-    std::fs::write("/tmp/texmem_report.txt", &report).ok();
+    for (name, metrics, _) in EXCLUSIONS {
+        assert!(
+            sim.contains_key(*name),
+            "exclusion for unknown launch {name}"
+        );
+        assert!(!metrics.is_empty());
+    }
+    println!("{ok} of {n} values within tolerance, {excl} excluded with their cause");
+    assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
+    // Every recorded (launch, metric) pair is compared: 103 launches (96 of the probe's, with
+    // 19 metrics, or 2 for the 7 global-load launches, where recorded).
+    assert_eq!(n, 1743, "values compared");
 }

@@ -269,10 +269,9 @@ impl Replay {
                 }) => {
                     finished = false;
                     all_waiting = false;
-                    for &(s, len) in &trace.reqs[*first as usize..(*first + *n) as usize] {
-                        let lines = &trace.lines[s as usize..(s + len) as usize];
-                        self.hierarchy.tex_access(sm, *pc, *access, lines);
-                    }
+                    let reqs = &trace.reqs[*first as usize..(*first + *n) as usize];
+                    self.hierarchy
+                        .tex_access(sm, *pc, *access, &trace.lines, reqs);
                     b.pos[w] = p + 1;
                 }
                 Some(Event::Access { info, start, len }) => {

@@ -579,6 +579,8 @@ pub struct Hierarchy {
     l2: L2,
     /// Counters by instruction index.
     pub per_pc: Vec<CacheCounters>,
+    /// Scratch: the lines a texture instruction sends to L2.
+    tex_out: Vec<LineAccess>,
 }
 
 impl Hierarchy {
@@ -596,6 +598,7 @@ impl Hierarchy {
             in_flight: vec![Vec::new(); sms],
             l2,
             per_pc: vec![CacheCounters::default(); code_len],
+            tex_out: Vec::new(),
         }
     }
 
@@ -704,54 +707,91 @@ impl Hierarchy {
         per_pc[a.pc as usize].merge(&c);
     }
 
-    /// One request of a texture or surface instruction `pc` from SM `sm` (its lines and
-    /// sectors: [`crate::mem::texture::request`]). The texture pipe's lookups, measured on the
-    /// H200 (tests/hw/h200/texture_mem/, see that module):
+    /// One texture or surface instruction `pc` from SM `sm`: its requests, each a range of
+    /// `lines` ([`crate::mem::texture::request::Splitter`]). The texture pipe's rules, measured
+    /// on the H200 (tests/hw/h200/texture_mem/, see that module):
     /// - texture fetches and surface loads hit on a sector that is valid or was asked for by an
     ///   earlier lookup of the same SM, even one still in flight (bilinear taps of one warp
     ///   halfway between texels: 16 lookups, 7 hits, one per sector shared with the request
-    ///   before it); a miss is filled at once, from L2 and DRAM as a global load's miss is;
+    ///   before it); a miss is filled at once;
     /// - surface stores hit when the line's tag is present, as LSU stores do (an 8 x 4 tile of
-    ///   floats written row by row: 6 of its 8 lookups hit), are written through to L2 and leave
-    ///   nothing valid in L1.
-    pub fn tex_access(&mut self, sm: usize, pc: u32, access: TexAccess, lines: &[LineAccess]) {
+    ///   floats written row by row: 6 of its 8 lookups hit), and leave nothing valid in L1;
+    /// - what misses (or is stored) goes to L2 once per line and instruction, the requests'
+    ///   sectors merged: a warp reading an 8 x 4 tile of floats misses on the 4 sectors of one
+    ///   line in 4 requests and L2 sees 4 sectors and no hit (`f32_point_tile8x4`: 8,192 L2
+    ///   sectors, 0 hits, where one request per L1 miss would hit on the 64-byte partner of each
+    ///   first miss); the tile's 16 stores to 8 sectors write 8 sectors to L2
+    ///   (`surf_write_tile8x4`).
+    pub fn tex_access(
+        &mut self,
+        sm: usize,
+        pc: u32,
+        access: TexAccess,
+        lines: &[LineAccess],
+        requests: &[(u32, u32)],
+    ) {
         if pc as usize >= self.per_pc.len() || self.l1.is_empty() {
             return;
         }
         let mut c = CacheCounters::default();
-        let per_pc = &mut self.per_pc;
         let sms = self.l1.len();
         let l1 = &mut self.l1[sm % sms];
-        for la in lines {
+        let out = &mut self.tex_out;
+        out.clear();
+        for &(start, n) in requests {
+            let Some(req) = lines.get(start as usize..(start + n) as usize) else {
+                continue;
+            };
+            for la in req {
+                let send = if access == TexAccess::SurfaceStore {
+                    let n = count(la.sectors);
+                    let (_, present, _) = l1.lookup(la.line);
+                    if present {
+                        c.l1_surf_st_hit += n;
+                    } else {
+                        c.l1_surf_st_miss += n;
+                    }
+                    la.sectors
+                } else {
+                    let (slot, _, valid) = l1.lookup(la.line);
+                    let hit = la.sectors & valid;
+                    let miss = la.sectors & !hit;
+                    l1.fill(slot, miss);
+                    if access == TexAccess::SurfaceLoad {
+                        c.l1_surf_ld_hit += count(hit);
+                        c.l1_surf_ld_miss += count(miss);
+                    } else {
+                        c.l1_tex_hit += count(hit);
+                        c.l1_tex_miss += count(miss);
+                    }
+                    miss
+                };
+                if send != 0 {
+                    match out.iter_mut().find(|o| o.line == la.line) {
+                        Some(o) => o.sectors |= send,
+                        None => out.push(LineAccess {
+                            line: la.line,
+                            sectors: send,
+                            full: 0,
+                        }),
+                    }
+                }
+            }
+        }
+        let per_pc = &mut self.per_pc;
+        for la in out.iter() {
             let n = count(la.sectors);
             if access == TexAccess::SurfaceStore {
-                let (_, present, _) = l1.lookup(la.line);
-                let (hit, miss) = if present { (n, 0) } else { (0, n) };
-                c.l1_surf_st_hit += hit;
-                c.l1_surf_st_miss += miss;
                 c.l1_xbar_write_sectors += n;
                 c.l2_write_requests += 1;
                 c.l2_write_sectors += n;
                 c.l2_write_hits += n;
                 self.l2.write(sm, la.line, la.sectors, pc, per_pc);
-                continue;
-            }
-            let (slot, _, valid) = l1.lookup(la.line);
-            let hit = la.sectors & valid;
-            let miss = la.sectors & !hit;
-            l1.fill(slot, miss);
-            if access == TexAccess::SurfaceLoad {
-                c.l1_surf_ld_hit += count(hit);
-                c.l1_surf_ld_miss += count(miss);
             } else {
-                c.l1_tex_hit += count(hit);
-                c.l1_tex_miss += count(miss);
-            }
-            if miss != 0 {
-                c.l1_xbar_read_sectors += count(miss);
+                c.l1_xbar_read_sectors += n;
                 c.l2_read_requests += 1;
-                c.l2_read_sectors += count(miss);
-                let (h, d) = self.l2.read(sm, la.line, miss, per_pc);
+                c.l2_read_sectors += n;
+                let (h, d) = self.l2.read(sm, la.line, la.sectors, per_pc);
                 c.l2_read_hits += h;
                 c.dram_read_sectors += d;
             }

@@ -17,13 +17,20 @@
 //!   looked up by an earlier request of the same instruction). A texel a filter weights by zero
 //!   is not fetched: linear filtering exactly on texel centres costs what point sampling costs
 //!   (`f32_linear_centre_*` against `f32_point_*`).
-//! - Tag lookups (`l1tex__t_set_accesses_pipe_tex_mem_texture`): the distinct 128-byte lines of
-//!   the request (`quadset_*`: two sectors of one line, 1; rows 0 and 4 of a GOB, 2).
-//! - Wavefronts (`l1tex__data_pipe_tex_wavefronts_mem_*`): the distinct texel-space blocks of 32
-//!   bytes by 8 rows (one slice) the request touches, whatever the memory layout: both lines of
-//!   a half-GOB (rows 0-3 and 4-7) come in one wavefront, two GOBs side by side or stacked in two
-//!   (`quadset_*`); four rows of a pitch-linear texture, four lines apart in memory, in one
-//!   (`pitch2d_point_col`); 8 floats 128 bytes apart of linear memory in 8 (`fetch1d_stride32`).
+//! - Tag lookups (`l1tex__t_set_accesses_pipe_tex_mem_texture`): the distinct texel-space
+//!   blocks of 32 bytes by 4 rows (one slice) of the request, the 128-byte lines of a
+//!   block-linear array (`quadset_*`: two sectors of one line, 1; rows 0 and 4 of a GOB, 2), and
+//!   the same blocks for pitch-linear memory, whose rows are lines apart (`pitch2d_point_col`: 4
+//!   rows of a quad, 1 lookup); for `tex1Dfetch` the 128-byte lines (`fetch1d_stride32`: 8).
+//! - Wavefronts (`l1tex__data_pipe_tex_wavefronts_mem_*`): for point sampling, the distinct
+//!   texel-space blocks of 32 bytes by 8 rows (one slice) the request touches, whatever the
+//!   memory layout: both lines of a half-GOB (rows 0-3 and 4-7) come in one wavefront, two GOBs
+//!   side by side or stacked in two (`quadset_*`); four rows of a pitch-linear texture in one
+//!   (`pitch2d_point_col`); for `tex1Dfetch`, 64-byte blocks (`fetch1d_stride2`: 8 floats 8 bytes
+//!   apart, 1; `fetch1d_stride32`, 128 bytes apart, 8). A filtered or gathered request (lanes
+//!   reading several texels) is one wavefront per slice of its footprint: bilinear and `tld4`
+//!   quads 1, even where their footprints cross blocks (`f32_linear_half_*`, `f32_gather_*`,
+//!   `rotate_1024`: 262,144 for 262,144 requests), trilinear 2 (`f32_3d_linear_half_*`: 2.1).
 //!   Where the hardware does better: requests whose texels are scattered (`*_random`: 2.3 per
 //!   4-sector request where this rule gives 4) and four consecutive slices of a 3D array (2,
 //!   `f32_3d_point_colz`); these launches are listed in the hardware test with that cause.
@@ -95,6 +102,7 @@ pub struct Splitter {
     pub requests: Vec<(u32, u32)>,
     sectors: Vec<u64>,
     groups: Vec<(u64, u32, u32)>,
+    tags: Vec<(u64, u32, u32)>,
 }
 
 impl Splitter {
@@ -116,23 +124,40 @@ impl Splitter {
     /// returns the cost; `lines` and `requests` then hold each request's sectors.
     pub fn finish(&mut self, access: TexAccess) -> TexCost {
         let per = access.lanes_per_request() as u8;
+        let fetch = access == TexAccess::Fetch;
         let mut cost = TexCost::default();
         let mut i = 0;
         while i < self.texels.len() {
             let group = self.texels[i].0 / per;
             self.sectors.clear();
             self.groups.clear();
+            self.tags.clear();
+            let mut filtered = false;
+            let mut slices: [u32; 2] = [u32::MAX; 2];
             while i < self.texels.len() && self.texels[i].0 / per == group {
-                let t = self.texels[i].1;
+                let (lane, t) = self.texels[i];
+                filtered |= i > 0 && self.texels[i - 1].0 == lane;
                 let last = t.addr + u64::from(t.bytes.max(1)) - 1;
                 for s in t.addr / 32..=last / 32 {
                     if !self.sectors.contains(&s) {
                         self.sectors.push(s);
                     }
                 }
-                let g = (t.x_byte / 32, t.y / 8, t.z);
+                let (g, tag) = if fetch {
+                    ((t.x_byte / 64, 0, 0), (t.addr / 128, 0, 0))
+                } else {
+                    ((t.x_byte / 32, t.y / 8, t.z), (t.x_byte / 32, t.y / 4, t.z))
+                };
                 if !self.groups.contains(&g) {
                     self.groups.push(g);
+                }
+                if !self.tags.contains(&tag) {
+                    self.tags.push(tag);
+                }
+                if slices[0] == u32::MAX {
+                    slices[0] = t.z;
+                } else if t.z != slices[0] {
+                    slices[1] = t.z;
                 }
                 i += 1;
             }
@@ -153,8 +178,12 @@ impl Splitter {
                 .push((start as u32, (self.lines.len() - start) as u32));
             cost.requests += 1;
             cost.sectors += self.sectors.len() as u64;
-            cost.set_accesses += (self.lines.len() - start) as u64;
-            cost.wavefronts += self.groups.len() as u64;
+            cost.set_accesses += self.tags.len() as u64;
+            cost.wavefronts += if filtered {
+                1 + u64::from(slices[1] != u32::MAX)
+            } else {
+                self.groups.len() as u64
+            };
         }
         cost
     }
