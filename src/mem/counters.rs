@@ -257,9 +257,7 @@ impl MemCounters {
     /// kernel ran a texture or surface instruction.
     pub fn metrics(&self) -> Vec<(&'static str, u64)> {
         let mut m = self.base_metrics();
-        if !self.tex.is_empty() {
-            m.extend(self.tex.metrics());
-        }
+        m.extend(self.tex.metrics());
         m
     }
 

@@ -6,6 +6,7 @@ use crate::gpu::config::GpuConfig;
 use crate::mem::cache::Hierarchy;
 use crate::mem::counters::MemCounters;
 use crate::mem::request::MemRequest;
+use crate::mem::texture::advice;
 use crate::mem::texture::path::TexturePath;
 use crate::sched::Replay;
 use crate::tex::event::TexRequest;
@@ -65,7 +66,14 @@ impl Observer for Profile {
     #[inline]
     fn mem(&mut self, req: &MemRequest) {
         if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
+            let before = c.global_ld_sectors;
             c.add_request_with(req, self.gpu, self.fast_paths);
+            // Only uncoalesced global loads can gain from a block-linear layout.
+            if c.global_ld_sectors - before > 8 {
+                if let Some((rm, bl)) = advice::block_linear_sectors(req) {
+                    c.tex.add_global_2d(rm, bl);
+                }
+            }
         }
         if let Some(r) = &mut self.caches {
             r.mem(req);

@@ -3,6 +3,7 @@
 //! ([`request`]), and their counters under Nsight Compute's names ([`counters`]). The sectors
 //! then go through the same L1, L2 and DRAM models as global loads
 //! ([`crate::mem::cache::Hierarchy::tex_access`]).
+pub mod advice;
 pub mod counters;
 pub mod layout;
 pub mod path;

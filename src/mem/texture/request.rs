@@ -90,6 +90,10 @@ pub struct TexCost {
     pub set_accesses: u64,
     /// Data-stage wavefronts.
     pub wavefronts: u64,
+    /// Texels the lanes read or wrote (a bilinear fetch 4 per lane).
+    pub texels: u64,
+    /// Lanes that read or wrote any.
+    pub lanes: u64,
 }
 
 /// Splits warp-level texture instructions into requests; reuses its buffers.
@@ -125,7 +129,16 @@ impl Splitter {
     pub fn finish(&mut self, access: TexAccess) -> TexCost {
         let per = access.lanes_per_request() as u8;
         let fetch = access == TexAccess::Fetch;
-        let mut cost = TexCost::default();
+        let mut cost = TexCost {
+            texels: self.texels.len() as u64,
+            lanes: self
+                .texels
+                .iter()
+                .enumerate()
+                .filter(|(k, t)| *k == 0 || self.texels[k - 1].0 != t.0)
+                .count() as u64,
+            ..TexCost::default()
+        };
         let mut i = 0;
         while i < self.texels.len() {
             let group = self.texels[i].0 / per;
