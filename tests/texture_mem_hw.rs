@@ -697,6 +697,13 @@ fn texture_counters_match_the_h200() {
             .or_else(|| hw2.get(name))
             .unwrap_or_else(|| panic!("{name} was not recorded"));
         let gld = name.starts_with("gld_");
+        if name == "rotate_1024" {
+            for (metric, _) in METRICS {
+                if let (Some(s), Some(h)) = (m.get(*metric), hw.get(*metric)) {
+                    println!("rotate_1024 {metric}: sim {s} H200 {h}");
+                }
+            }
+        }
         let metrics: Vec<(&str, f64)> = if gld {
             GLD_METRICS.iter().map(|m| (*m, 0.01)).collect()
         } else {

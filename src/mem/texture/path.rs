@@ -2,7 +2,7 @@
 //! requests: each texel's device address (CUDA arrays block-linear, [`super::layout`]; linear and
 //! pitch-2D textures where their buffer is) and its place in texel space.
 //!
-//! Where arrays live: array `id` at [`ARRAY_BASE`] + `id` x 2^40, a modelling choice (the H200's
+//! Where arrays live: array `id` at [`ARRAY_BASE`] + (`id` mod 2,048) x 2^40, a modelling choice (the H200's
 //! driver places arrays in the same virtual address space as `cudaMalloc`; where exactly cannot be
 //! seen from a program). Only which texels share sectors and lines depends on the layout; the
 //! base decides nothing but the L2 set and partition, which are hashed.
@@ -76,7 +76,9 @@ impl TexturePath {
                 let addr = match g.kind {
                     ResourceKind::Array(id) => {
                         let l = self.layout(id, &g);
-                        ARRAY_BASE + (u64::from(id) << ARRAY_STRIDE_LOG2) + l.offset(x_byte, y, z)
+                        ARRAY_BASE
+                            + (u64::from(id & 0x7ff) << ARRAY_STRIDE_LOG2)
+                            + l.offset(x_byte, y, z)
                     }
                     _ => lane.byte_address(i).unwrap_or(0),
                 };
