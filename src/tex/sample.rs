@@ -127,8 +127,8 @@ pub fn filter(
     for (c, corner) in corners.iter_mut().enumerate().take(1 << dims) {
         let ix = [get(0, c & 1 != 0), get(1, c & 2 != 0), get(2, c & 4 != 0)];
         let t = read(ix, texel);
-        for k in 0..4 {
-            corner[k] = f32::from_bits(t.w[k]);
+        for (slot, w) in corner.iter_mut().zip(t.w) {
+            *slot = f32::from_bits(w);
         }
     }
     let mut out = [0u32; 4];

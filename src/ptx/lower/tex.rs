@@ -92,10 +92,8 @@ impl KernelBuilder<'_> {
         };
         match i.opcode.as_str() {
             "tex" | "tld4" => {
-                if mods.iter().any(|m| matches!(*m, "grad" | "base")) && i.opcode == "tex" {
-                    if mods.contains(&"grad") {
-                        return Err(unsupported("tex.grad (tex2DGrad) is"));
-                    }
+                if i.opcode == "tex" && mods.contains(&"grad") {
+                    return Err(unsupported("tex.grad (tex2DGrad) is"));
                 }
                 if i.opcode == "tld4" {
                     let comp = match mods.first() {
