@@ -26,12 +26,30 @@ pub fn block_linear_sectors(req: &MemRequest) -> Option<(u64, u64)> {
     if req.space != Space::Global || req.kind != AccessKind::Load || req.mask.count_ones() < 4 {
         return None;
     }
+    let lanes = || (0..32usize).filter(move |l| req.mask >> l & 1 == 1);
+    let width = u64::from(req.width.max(1));
+    // The row pitch: the smallest stride of at least 128 bytes between consecutive lanes
+    // (checked first: most uncoalesced loads have none and cost nothing more).
+    let mut pitch = u64::MAX;
+    let mut prev: Option<u64> = None;
+    for l in lanes() {
+        let a = req.addrs[l];
+        if let Some(p) = prev {
+            let d = a.abs_diff(p);
+            if d >= 128 {
+                pitch = pitch.min(d);
+            }
+        }
+        prev = Some(a);
+    }
+    if pitch == u64::MAX {
+        return None;
+    }
     let mut rm = [0u64; 64];
     let mut n_rm = 0;
-    let lanes: Vec<usize> = req.active_lanes().collect();
-    for &l in &lanes {
+    for l in lanes() {
         let a = req.addrs[l];
-        for s in a / 32..=(a + u64::from(req.width.max(1)) - 1) / 32 {
+        for s in a / 32..=(a + width - 1) / 32 {
             if n_rm < rm.len() && !rm[..n_rm].contains(&s) {
                 rm[n_rm] = s;
                 n_rm += 1;
@@ -41,20 +59,14 @@ pub fn block_linear_sectors(req: &MemRequest) -> Option<(u64, u64)> {
     if n_rm <= 8 {
         return None;
     }
-    // The row pitch: the smallest stride of at least 128 bytes between consecutive lanes.
-    let pitch = lanes
-        .windows(2)
-        .map(|w| req.addrs[w[1]].abs_diff(req.addrs[w[0]]))
-        .filter(|&d| d >= 128)
-        .min()?;
     // Block-linear with GOBs 64 bytes wide: a row of `pitch` bytes has ceil(pitch / 64) GOBs;
     // blocks one GOB high (the sector set does not depend on the block height).
     let gobs_x = pitch.div_ceil(64);
     let mut bl = [0u64; 64];
     let mut n_bl = 0;
-    for &l in &lanes {
+    for l in lanes() {
         let a = req.addrs[l];
-        for b in (a..a + u64::from(req.width.max(1))).step_by(16) {
+        for b in (a..a + width).step_by(16) {
             let (y, x) = (b / pitch, b % pitch);
             let off = ((y / 8) * gobs_x + x / 64) * GOB_BYTES + gob_offset(x, (y % 8) as u32);
             let s = off / 32;
