@@ -36,6 +36,7 @@ use crate::mem::coalesce::{global_sectors_with, local_sectors};
 use crate::mem::constant::constant_requests_with;
 use crate::mem::request::{AccessKind, MemRequest, Space};
 use crate::mem::shared_banks::shared_wavefronts_with;
+use crate::mem::texture::counters::TexCounters;
 
 /// Totals of every memory metric gpumemsim reports. All fields are plain event counts.
 #[allow(missing_docs)] // each field is documented by its metric name in `metrics()`
@@ -77,6 +78,9 @@ pub struct MemCounters {
 
     /// Worst N-way bank conflict seen (a maximum, not a sum; 0 when no shared access).
     pub shared_max_way: u32,
+
+    /// The texture pipe: texture and surface instructions ([`crate::mem::texture`]).
+    pub tex: TexCounters,
 }
 
 impl MemCounters {
@@ -214,7 +218,9 @@ impl MemCounters {
             const_requests,
             const_serialization,
             shared_max_way: _,
+            tex,
         } = other;
+        self.tex.merge(tex);
         self.shared_ld_inst += shared_ld_inst;
         self.shared_st_inst += shared_st_inst;
         self.shared_atom_inst += shared_atom_inst;
@@ -247,8 +253,15 @@ impl MemCounters {
         self.const_serialization += const_serialization;
     }
 
-    /// Every counter with its metric name, in a fixed order.
+    /// Every counter with its metric name, in a fixed order; the texture pipe's only when the
+    /// kernel ran a texture or surface instruction.
     pub fn metrics(&self) -> Vec<(&'static str, u64)> {
+        let mut m = self.base_metrics();
+        m.extend(self.tex.metrics());
+        m
+    }
+
+    fn base_metrics(&self) -> Vec<(&'static str, u64)> {
         vec![
             (
                 "smsp__sass_inst_executed_op_shared_ld.sum",

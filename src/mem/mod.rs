@@ -7,3 +7,4 @@ pub mod counters;
 pub mod request;
 pub mod shared_banks;
 pub mod space;
+pub mod texture;

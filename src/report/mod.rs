@@ -283,12 +283,18 @@ pub struct LineCaches {
     pub dram_read_sectors: u64,
     /// Dirty sectors this line wrote that L2 wrote back to DRAM during the launch.
     pub dram_write_sectors: u64,
+    /// L1 sector lookups of texture fetches and surface loads.
+    pub tex_l1_sectors: u64,
+    /// Those that hit.
+    pub tex_l1_hits: u64,
 }
 
 impl From<&crate::mem::cache::CacheCounters> for LineCaches {
     fn from(c: &crate::mem::cache::CacheCounters) -> Self {
         let (l2, l2h) = c.l2_lookups();
         LineCaches {
+            tex_l1_hits: c.l1_tex_hit + c.l1_surf_ld_hit,
+            tex_l1_sectors: c.l1_tex_hit + c.l1_tex_miss + c.l1_surf_ld_hit + c.l1_surf_ld_miss,
             l1_load_hits: c.l1_global_ld_hit + c.l1_local_ld_hit,
             l1_load_sectors: c.l1_global_ld_hit
                 + c.l1_global_ld_miss

@@ -6,7 +6,10 @@ use crate::gpu::config::GpuConfig;
 use crate::mem::cache::Hierarchy;
 use crate::mem::counters::MemCounters;
 use crate::mem::request::MemRequest;
+use crate::mem::texture::advice;
+use crate::mem::texture::path::TexturePath;
 use crate::sched::Replay;
+use crate::tex::event::TexRequest;
 
 /// Per-instruction counters of one launch.
 #[derive(Clone, Debug)]
@@ -25,6 +28,8 @@ pub struct Profile {
     pub fast_paths: bool,
     /// The caches, fed in the block scheduler's order (`None`: not modelled for this launch).
     pub caches: Option<Replay>,
+    /// The texture pipe (requests of texture and surface instructions).
+    pub tex: TexturePath,
 }
 
 impl Profile {
@@ -38,6 +43,7 @@ impl Profile {
             active_threads: 0,
             fast_paths: true,
             caches: None,
+            tex: TexturePath::default(),
         }
     }
 
@@ -60,10 +66,30 @@ impl Observer for Profile {
     #[inline]
     fn mem(&mut self, req: &MemRequest) {
         if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
+            let before = c.global_ld_sectors;
             c.add_request_with(req, self.gpu, self.fast_paths);
+            // Only uncoalesced global loads can gain from a block-linear layout.
+            if c.global_ld_sectors - before > 8 {
+                if let Some((rm, bl)) = advice::block_linear_sectors(req) {
+                    c.tex.add_global_2d(rm, bl);
+                }
+            }
         }
         if let Some(r) = &mut self.caches {
             r.mem(req);
+        }
+    }
+
+    fn tex(&mut self, req: &TexRequest<'_>) {
+        let Some((access, cost)) = self.tex.instruction(req) else {
+            return;
+        };
+        if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
+            c.tex.add(access, &cost);
+        }
+        if let Some(r) = &mut self.caches {
+            let s = &self.tex.splitter;
+            r.tex(req.warp, req.pc, access, &s.lines, &s.requests);
         }
     }
 

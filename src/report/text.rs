@@ -76,6 +76,74 @@ pub(crate) fn line_findings(line: &LineReport, shared_wavefronts_total: u64) -> 
         .collect()
 }
 
+/// What a line's texture and surface instructions did (texels per lane, requests, sectors, L1
+/// hits), and whether its 2D global loads would touch fewer sectors through a texture
+/// ([`crate::mem::texture::advice`]: suggested when a block-linear array needs at most three
+/// quarters of the sectors).
+fn texture_findings<'a>(line: &'a LineReport, where_: &str, code: &str) -> Vec<Finding<'a>> {
+    let t = &line.counters.tex;
+    let mut out = Vec::new();
+    let requests = t.tex_requests + t.surf_ld_requests + t.surf_st_requests;
+    if requests > 0 {
+        let sectors = t.tex_sectors + t.surf_ld_sectors + t.surf_st_sectors;
+        let inst = t.tex_inst + t.surf_ld_inst + t.surf_st_inst;
+        let per_lane = t.texels as f64 / t.lane_fetches.max(1) as f64;
+        let footprint = match per_lane.round() as u64 {
+            0 | 1 => "one texel: point sampling or a surface access",
+            2 => "2 texels: linear filtering in 1D",
+            3..=5 => "a 2x2 footprint: bilinear filtering or a gather",
+            _ => "a 2x2x2 footprint: trilinear filtering",
+        };
+        let (hits, misses) = match &line.cache {
+            Some(cc) if cc.tex_l1_sectors > 0 => (
+                format!(
+                    "; L1 hit on {} of the {} load lookups ({:.0}%), {} sectors went on to L2",
+                    thousands(cc.tex_l1_hits),
+                    thousands(cc.tex_l1_sectors),
+                    pct(cc.tex_l1_hits, cc.tex_l1_sectors),
+                    thousands(cc.l2_read_sectors)
+                ),
+                cc.tex_l1_sectors - cc.tex_l1_hits,
+            ),
+            _ => (String::new(), sectors),
+        };
+        out.push(Finding {
+            line: Some(line),
+            waste: misses,
+            text: format!(
+                "{where_}{code}\n    texture/surface: {} instructions, {:.1} texels per lane ({footprint}), {} requests (a request per quad of lanes, per 8 lanes for tex1Dfetch and surfaces), {} sector lookups ({:.1} per request){hits}",
+                thousands(inst),
+                per_lane,
+                thousands(requests),
+                thousands(sectors),
+                sectors as f64 / requests as f64
+            ),
+        });
+    }
+    let (rm, bl) = (t.gld2d_sectors, t.gld2d_sectors_block_linear);
+    // As for uncoalesced loads: when L1 already holds the reuse (a thread walking its own row),
+    // the traffic past L1 is the ideal and no layout would reduce it.
+    let ideal = (line.thread_loads * u64::from(line.width)).div_ceil(32);
+    let l1_absorbs = line
+        .cache
+        .as_ref()
+        .is_some_and(|cc| cc.l2_read_sectors <= ideal + ideal / 8);
+    if t.gld2d_requests > 0 && bl * 4 <= rm * 3 && !l1_absorbs {
+        out.push(Finding {
+            line: Some(line),
+            waste: rm - bl,
+            text: format!(
+                "{where_}{code}\n    2D global loads: {} of these requests step down rows (a column or a tall tile) and touch {} sectors row-major; read from a CUDA array through tex2D (block-linear: a sector holds 16 bytes of 2 rows) the same footprints would touch {} ({:.0}% fewer; measured on the H200 for a column of floats: 65,536 sectors as global loads, 32,768 through tex2D)\n    fix: put the image in a CUDA array (cudaMallocArray + cudaMemcpy2DToArray) and read it with tex2D, or stage the tile through shared memory",
+                thousands(t.gld2d_requests),
+                thousands(rm),
+                thousands(bl),
+                100.0 - pct(bl, rm)
+            ),
+        });
+    }
+    out
+}
+
 fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>> {
     let c = &line.counters;
     let mut out = Vec::new();
@@ -200,6 +268,7 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>>
             });
         }
     }
+    out.extend(texture_findings(line, &where_, &code));
     if c.const_serialization > 0 {
         out.push(Finding {
             line: Some(line),
@@ -433,4 +502,62 @@ pub fn render(r: &Report, top: usize) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod texture_tests {
+    use super::*;
+    use crate::mem::counters::MemCounters;
+    use crate::mem::texture::counters::TexCounters;
+    use crate::report::LineCaches;
+
+    #[test]
+    fn a_texture_line_says_what_its_fetches_did() {
+        // One warp of bilinear fetches halfway between texels, as the H200 counted it
+        // (tests/hw/h200/texture_mem, f32_linear_half_row_1warp): 8 requests, 16 sector
+        // lookups, 7 hits, 9 sectors to L2.
+        let line = LineReport {
+            file: "k.cu".into(),
+            line: 7,
+            text: "out[i] = tex2D<float>(t, u, v);".into(),
+            metrics: Default::default(),
+            max_way: 1,
+            width: 16,
+            sass: Vec::new(),
+            thread_accesses: 0,
+            thread_loads: 0,
+            thread_stores: 0,
+            cache: Some(LineCaches {
+                tex_l1_sectors: 16,
+                tex_l1_hits: 7,
+                l2_read_sectors: 9,
+                ..LineCaches::default()
+            }),
+            pcs: Vec::new(),
+            counters: MemCounters {
+                tex: TexCounters {
+                    tex_inst: 1,
+                    tex_requests: 8,
+                    tex_sectors: 16,
+                    texels: 128,
+                    lane_fetches: 32,
+                    ..TexCounters::default()
+                },
+                ..MemCounters::default()
+            },
+        };
+        let f = texture_findings(&line, "k.cu:7", "");
+        assert_eq!(f.len(), 1);
+        let t = &f[0].text;
+        for want in [
+            "1 instructions",
+            "4.0 texels per lane (a 2x2 footprint",
+            "8 requests",
+            "16 sector lookups (2.0 per request)",
+            "L1 hit on 7 of the 16 load lookups (44%), 9 sectors went on to L2",
+        ] {
+            assert!(t.contains(want), "{want:?} not in {t}");
+        }
+        assert_eq!(f[0].waste, 9);
+    }
 }

@@ -27,6 +27,7 @@ use std::collections::VecDeque;
 
 use crate::mem::cache::{AccessInfo, Hierarchy, LineAccess, LINE_BYTES};
 use crate::mem::request::{AccessKind, CacheOp, MemRequest, Space};
+use crate::mem::texture::request::TexAccess;
 
 /// First line of the region local memory is mapped to (above any global address).
 const LOCAL_BASE_LINE: u64 = 1 << 44;
@@ -42,12 +43,21 @@ enum Event {
         len: u32,
     },
     Barrier,
+    /// A texture or surface instruction: its requests are `reqs[first..first + n]`.
+    Tex {
+        pc: u32,
+        access: TexAccess,
+        first: u32,
+        n: u32,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
 struct WarpTrace {
     events: Vec<Event>,
     lines: Vec<LineAccess>,
+    /// Texture requests: ranges of `lines`.
+    reqs: Vec<(u32, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -175,6 +185,35 @@ impl Replay {
         });
     }
 
+    /// Records one warp-level texture or surface instruction of the running block: its
+    /// requests, each a range of `lines` (as [`crate::mem::texture::request::Splitter`] makes
+    /// them), looked up in order when the warp's turn comes.
+    pub fn tex(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        access: TexAccess,
+        lines: &[LineAccess],
+        requests: &[(u32, u32)],
+    ) {
+        if !self.recording || requests.is_empty() {
+            return;
+        }
+        let Some(w) = self.current.get_mut(warp as usize) else {
+            return;
+        };
+        let base = w.lines.len() as u32;
+        w.lines.extend_from_slice(lines);
+        let first = w.reqs.len() as u32;
+        w.reqs.extend(requests.iter().map(|&(s, n)| (base + s, n)));
+        w.events.push(Event::Tex {
+            pc,
+            access,
+            first,
+            n: requests.len() as u32,
+        });
+    }
+
     fn advance(&mut self, last: bool) {
         loop {
             while !self.pending.is_empty() {
@@ -222,6 +261,19 @@ impl Replay {
             match trace.events.get(p) {
                 None => {}
                 Some(Event::Barrier) => finished = false,
+                Some(Event::Tex {
+                    pc,
+                    access,
+                    first,
+                    n,
+                }) => {
+                    finished = false;
+                    all_waiting = false;
+                    let reqs = &trace.reqs[*first as usize..(*first + *n) as usize];
+                    self.hierarchy
+                        .tex_access(sm, *pc, *access, &trace.lines, reqs);
+                    b.pos[w] = p + 1;
+                }
                 Some(Event::Access { info, start, len }) => {
                     finished = false;
                     all_waiting = false;

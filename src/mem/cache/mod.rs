@@ -73,6 +73,7 @@ mod sectored;
 pub use sectored::{Evicted, SectoredCache, Slot};
 
 use crate::mem::request::AccessKind;
+use crate::mem::texture::request::TexAccess;
 
 /// Bytes in a cache line.
 pub const LINE_BYTES: u64 = 128;
@@ -125,6 +126,12 @@ pub struct CacheCounters {
     pub l1_local_ld_miss: u64,
     pub l1_local_st_hit: u64,
     pub l1_local_st_miss: u64,
+    pub l1_tex_hit: u64,
+    pub l1_tex_miss: u64,
+    pub l1_surf_ld_hit: u64,
+    pub l1_surf_ld_miss: u64,
+    pub l1_surf_st_hit: u64,
+    pub l1_surf_st_miss: u64,
     pub l1_xbar_read_sectors: u64,
     pub l1_xbar_write_sectors: u64,
     pub l2_read_requests: u64,
@@ -153,7 +160,7 @@ impl CacheCounters {
         }
     }
 
-    fn fields(&self) -> [u64; 24] {
+    fn fields(&self) -> [u64; 30] {
         [
             self.l1_global_ld_hit,
             self.l1_global_ld_miss,
@@ -163,6 +170,12 @@ impl CacheCounters {
             self.l1_local_ld_miss,
             self.l1_local_st_hit,
             self.l1_local_st_miss,
+            self.l1_tex_hit,
+            self.l1_tex_miss,
+            self.l1_surf_ld_hit,
+            self.l1_surf_ld_miss,
+            self.l1_surf_st_hit,
+            self.l1_surf_st_miss,
             self.l1_xbar_read_sectors,
             self.l1_xbar_write_sectors,
             self.l2_read_requests,
@@ -182,7 +195,7 @@ impl CacheCounters {
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut u64; 24] {
+    fn fields_mut(&mut self) -> [&mut u64; 30] {
         [
             &mut self.l1_global_ld_hit,
             &mut self.l1_global_ld_miss,
@@ -192,6 +205,12 @@ impl CacheCounters {
             &mut self.l1_local_ld_miss,
             &mut self.l1_local_st_hit,
             &mut self.l1_local_st_miss,
+            &mut self.l1_tex_hit,
+            &mut self.l1_tex_miss,
+            &mut self.l1_surf_ld_hit,
+            &mut self.l1_surf_ld_miss,
+            &mut self.l1_surf_st_hit,
+            &mut self.l1_surf_st_miss,
             &mut self.l1_xbar_read_sectors,
             &mut self.l1_xbar_write_sectors,
             &mut self.l2_read_requests,
@@ -211,16 +230,23 @@ impl CacheCounters {
         ]
     }
 
-    /// L1 sector lookups (global and local, loads and stores) and their hits.
+    /// L1 sector lookups (global and local, loads and stores, textures and surfaces) and their
+    /// hits.
     pub fn l1_lookups(&self) -> (u64, u64) {
         let hits = self.l1_global_ld_hit
             + self.l1_global_st_hit
             + self.l1_local_ld_hit
-            + self.l1_local_st_hit;
+            + self.l1_local_st_hit
+            + self.l1_tex_hit
+            + self.l1_surf_ld_hit
+            + self.l1_surf_st_hit;
         let misses = self.l1_global_ld_miss
             + self.l1_global_st_miss
             + self.l1_local_ld_miss
-            + self.l1_local_st_miss;
+            + self.l1_local_st_miss
+            + self.l1_tex_miss
+            + self.l1_surf_ld_miss
+            + self.l1_surf_st_miss;
         (hits + misses, hits)
     }
 
@@ -235,8 +261,54 @@ impl CacheCounters {
         )
     }
 
-    /// Every counter under its Nsight Compute name (rates as percentages).
+    /// Every counter under its Nsight Compute name (rates as percentages); the texture and
+    /// surface lookups only when there were some.
     pub fn metrics(&self) -> Vec<(&'static str, f64)> {
+        let mut m = self.base_metrics();
+        let f = |v: u64| v as f64;
+        let tex = [
+            self.l1_tex_hit,
+            self.l1_tex_miss,
+            self.l1_surf_ld_hit,
+            self.l1_surf_ld_miss,
+            self.l1_surf_st_hit,
+            self.l1_surf_st_miss,
+        ];
+        if tex.iter().any(|&v| v != 0) {
+            let at = m.len().min(8);
+            m.splice(at..at, {
+                vec![
+                    (
+                        "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum",
+                        f(self.l1_tex_hit),
+                    ),
+                    (
+                        "l1tex__t_sectors_pipe_tex_mem_texture_lookup_miss.sum",
+                        f(self.l1_tex_miss),
+                    ),
+                    (
+                        "l1tex__t_sectors_pipe_tex_mem_surface_op_ld_lookup_hit.sum",
+                        f(self.l1_surf_ld_hit),
+                    ),
+                    (
+                        "l1tex__t_sectors_pipe_tex_mem_surface_op_ld_lookup_miss.sum",
+                        f(self.l1_surf_ld_miss),
+                    ),
+                    (
+                        "l1tex__t_sectors_pipe_tex_mem_surface_op_st_lookup_hit.sum",
+                        f(self.l1_surf_st_hit),
+                    ),
+                    (
+                        "l1tex__t_sectors_pipe_tex_mem_surface_op_st_lookup_miss.sum",
+                        f(self.l1_surf_st_miss),
+                    ),
+                ]
+            });
+        }
+        m
+    }
+
+    fn base_metrics(&self) -> Vec<(&'static str, f64)> {
         let pct = |(n, h): (u64, u64)| {
             if n == 0 {
                 0.0
@@ -507,6 +579,8 @@ pub struct Hierarchy {
     l2: L2,
     /// Counters by instruction index.
     pub per_pc: Vec<CacheCounters>,
+    /// Scratch: the lines a texture instruction sends to L2.
+    tex_out: Vec<LineAccess>,
 }
 
 impl Hierarchy {
@@ -524,6 +598,7 @@ impl Hierarchy {
             in_flight: vec![Vec::new(); sms],
             l2,
             per_pc: vec![CacheCounters::default(); code_len],
+            tex_out: Vec::new(),
         }
     }
 
@@ -630,6 +705,98 @@ impl Hierarchy {
         }
         // (Write-backs this access caused went to the counters of the lines' writers.)
         per_pc[a.pc as usize].merge(&c);
+    }
+
+    /// One texture or surface instruction `pc` from SM `sm`: its requests, each a range of
+    /// `lines` ([`crate::mem::texture::request::Splitter`]). The texture pipe's rules, measured
+    /// on the H200 (tests/hw/h200/texture_mem/, see that module):
+    /// - texture fetches and surface loads hit on a sector that is valid or was asked for by an
+    ///   earlier lookup of the same SM, even one still in flight (bilinear taps of one warp
+    ///   halfway between texels: 16 lookups, 7 hits, one per sector shared with the request
+    ///   before it); a miss is filled at once;
+    /// - surface stores hit when the line's tag is present, as LSU stores do (an 8 x 4 tile of
+    ///   floats written row by row: 6 of its 8 lookups hit), and leave nothing valid in L1;
+    /// - what misses (or is stored) goes to L2 once per line and instruction, the requests'
+    ///   sectors merged: a warp reading an 8 x 4 tile of floats misses on the 4 sectors of one
+    ///   line in 4 requests and L2 sees 4 sectors and no hit (`f32_point_tile8x4`: 8,192 L2
+    ///   sectors, 0 hits, where one request per L1 miss would hit on the 64-byte partner of each
+    ///   first miss); the tile's 16 stores to 8 sectors write 8 sectors to L2
+    ///   (`surf_write_tile8x4`).
+    pub fn tex_access(
+        &mut self,
+        sm: usize,
+        pc: u32,
+        access: TexAccess,
+        lines: &[LineAccess],
+        requests: &[(u32, u32)],
+    ) {
+        if pc as usize >= self.per_pc.len() || self.l1.is_empty() {
+            return;
+        }
+        let mut c = CacheCounters::default();
+        let sms = self.l1.len();
+        let l1 = &mut self.l1[sm % sms];
+        let out = &mut self.tex_out;
+        out.clear();
+        for &(start, n) in requests {
+            let Some(req) = lines.get(start as usize..(start + n) as usize) else {
+                continue;
+            };
+            for la in req {
+                let send = if access == TexAccess::SurfaceStore {
+                    let n = count(la.sectors);
+                    let (_, present, _) = l1.lookup(la.line);
+                    if present {
+                        c.l1_surf_st_hit += n;
+                    } else {
+                        c.l1_surf_st_miss += n;
+                    }
+                    la.sectors
+                } else {
+                    let (slot, _, valid) = l1.lookup(la.line);
+                    let hit = la.sectors & valid;
+                    let miss = la.sectors & !hit;
+                    l1.fill(slot, miss);
+                    if access == TexAccess::SurfaceLoad {
+                        c.l1_surf_ld_hit += count(hit);
+                        c.l1_surf_ld_miss += count(miss);
+                    } else {
+                        c.l1_tex_hit += count(hit);
+                        c.l1_tex_miss += count(miss);
+                    }
+                    miss
+                };
+                if send != 0 {
+                    match out.iter_mut().find(|o| o.line == la.line) {
+                        Some(o) => o.sectors |= send,
+                        None => out.push(LineAccess {
+                            line: la.line,
+                            sectors: send,
+                            full: 0,
+                        }),
+                    }
+                }
+            }
+        }
+        let per_pc = &mut self.per_pc;
+        for la in out.iter() {
+            let n = count(la.sectors);
+            if access == TexAccess::SurfaceStore {
+                c.l1_xbar_write_sectors += n;
+                c.l2_write_requests += 1;
+                c.l2_write_sectors += n;
+                c.l2_write_hits += n;
+                self.l2.write(sm, la.line, la.sectors, pc, per_pc);
+            } else {
+                c.l1_xbar_read_sectors += n;
+                c.l2_read_requests += 1;
+                c.l2_read_sectors += n;
+                let (h, d) = self.l2.read(sm, la.line, la.sectors, per_pc);
+                c.l2_read_hits += h;
+                c.dram_read_sectors += d;
+            }
+        }
+        per_pc[pc as usize].merge(&c);
     }
 }
 

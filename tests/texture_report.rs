@@ -1,0 +1,61 @@
+//! The report's texture advice (`gpumemsim::mem::texture::advice`, the text report's
+//! "2D global loads" finding) on the global-load patterns of examples/global_patterns.toml: the
+//! column walk of `copy_2d` with one column per warp gets it, with the sectors a block-linear
+//! array would touch; the chunked walk, whose reuse L1 already holds, and the coalesced copies do
+//! not. The rule's numbers come from the H200 (tests/hw/h200/texture_mem: a column of floats,
+//! 65,536 sectors as global loads and 32,768 through tex2D; tests/texture_mem_hw.rs).
+
+use gpumemsim::report::text::render;
+use gpumemsim::run::{run_spec, RunOptions};
+use gpumemsim::spec::Spec;
+
+#[test]
+fn a_column_walk_is_told_a_texture_would_halve_its_sectors() {
+    let spec = Spec::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/global_patterns.toml"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        write_outputs: false,
+        ..RunOptions::default()
+    };
+    let report = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    let text = render(&report, 100);
+    let advice: Vec<&str> = text
+        .lines()
+        .zip(text.lines().skip(1))
+        .filter(|(_, next)| next.contains("2D global loads"))
+        .map(|(head, _)| head.trim())
+        .collect();
+    // Only copy_2d's line (global_patterns.cu:34), and only in its column launches.
+    assert!(!advice.is_empty(), "no advice in:\n{text}");
+    assert!(
+        advice
+            .iter()
+            .all(|h| h.starts_with("global_patterns.cu:34")),
+        "{advice:?}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.contains("2D global loads"))
+        .expect("advice");
+    assert!(
+        line.contains("touch 262,144 sectors row-major") && line.contains("would touch 131,072"),
+        "{line}"
+    );
+    // The per-launch metrics carry the comparison under gpumemsim's names.
+    let launch = report
+        .launches
+        .iter()
+        .find(|l| {
+            l.metrics
+                .contains_key("gpumemsim__global_ld_2d_sectors_block_linear.sum")
+        })
+        .expect("a launch with the comparison");
+    let m = |k: &str| launch.metrics[k];
+    assert_eq!(
+        m("gpumemsim__global_ld_2d_sectors.sum"),
+        2.0 * m("gpumemsim__global_ld_2d_sectors_block_linear.sum")
+    );
+}
