@@ -131,6 +131,8 @@ pub enum Statement {
         line: u32,
         /// Source column.
         col: u32,
+        /// `inlined_at file line col`: the call site this location's function was inlined into.
+        inlined_at: Option<(u32, u32, u32)>,
     },
     /// `{`: opens a scope (used around calls).
     Open,

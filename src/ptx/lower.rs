@@ -248,6 +248,13 @@ pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Pro
             shared_top: 0,
             dyn_offset: 0,
             loc: (0, 0),
+            loc_sites: HashMap::new(),
+            system_files: m
+                .files
+                .iter()
+                .filter(|(_, path)| is_system_header(path))
+                .map(|(i, _)| *i)
+                .collect(),
             call_stack: Vec::new(),
             carry_reg: None,
             align_rules: Vec::new(),
@@ -359,6 +366,11 @@ struct KernelBuilder<'a> {
     shared_top: u64,
     dyn_offset: u64,
     loc: (u32, u32),
+    /// The line each `.loc` seen so far is reported at (see [`KernelBuilder::source_loc`]).
+    loc_sites: HashMap<(u32, u32, u32), (u32, u32)>,
+    /// The `.file` indices of CUDA's own headers (NVRTC's builtin header, the toolkit's
+    /// `include/`).
+    system_files: HashSet<u32>,
     call_stack: Vec<String>,
     carry_reg: Option<Reg>,
     /// How each arithmetic instruction's result alignment follows from its sources (by pc).
@@ -722,6 +734,27 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
+    /// The source line an instruction after `.loc loc` is reported at. Code CUDA's headers
+    /// inlined into the program (`tex2D`, the atomics and warp intrinsics of
+    /// `sm_*_intrinsics.h`, ...) is reported at the user's call site, following the `inlined_at`
+    /// chain, as Nsight Compute's Source page attributes inlined code to the line that called it;
+    /// inlined functions of the program's own files keep their own lines.
+    fn source_loc(
+        &mut self,
+        loc: (u32, u32, u32),
+        inlined_at: Option<(u32, u32, u32)>,
+    ) -> (u32, u32) {
+        let own = (loc.0, loc.1);
+        let site = match inlined_at {
+            Some(at) if self.system_files.contains(&loc.0) => {
+                self.loc_sites.get(&at).copied().unwrap_or((at.0, at.1))
+            }
+            _ => own,
+        };
+        self.loc_sites.insert(loc, site);
+        site
+    }
+
     fn new_reg(&mut self, span: Span) -> Result<Reg, PtxError> {
         self.reserve_regs(false, 1, span)?;
         let r = self.num_regs as Reg;
@@ -737,9 +770,14 @@ impl<'a> KernelBuilder<'a> {
                 Statement::Label(l, _) => {
                     frame.labels.insert(l.clone(), self.code.len() as u32);
                 }
-                Statement::Loc { file, line, .. } => {
+                Statement::Loc {
+                    file,
+                    line,
+                    col,
+                    inlined_at,
+                } => {
                     if *line != 0 {
-                        self.loc = (*file, *line);
+                        self.loc = self.source_loc((*file, *line, *col), *inlined_at);
                     }
                 }
                 Statement::Open | Statement::Close => {}
@@ -2632,4 +2670,16 @@ mod tests {
         // The used atom.add at [param + 8] is aggregated; the used atom.max is not.
         assert_eq!(elected, vec![true, false, false, true, false]);
     }
+}
+
+/// Whether a `.file` path is one of CUDA's own headers: NVRTC's builtin header or a file of a
+/// toolkit `include/` folder (`crt/`, `sm_*_intrinsics.h`, `texture_fetch_functions.h`, ...).
+fn is_system_header(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.starts_with("__nv_nvrtc_builtin_header")
+        || path.contains("/include/crt/")
+        || path.contains("/cuda/include/")
+        || path.contains("/cu13/include/")
+        || path.contains("/cu12/include/")
+        || path.contains("/targets/x86_64-linux/include/")
 }

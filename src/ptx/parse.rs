@@ -175,6 +175,22 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
     }
+    /// The rest of a `.loc` line: its `inlined_at file line col`, if any (anything else, such as
+    /// `function_name`, is skipped).
+    fn loc_inlined_at(&mut self) -> Option<(u32, u32, u32)> {
+        let start = self.pos;
+        self.skip_rest_of_line();
+        let end = self.pos;
+        let toks = &self.toks[start..end];
+        let at = toks
+            .iter()
+            .position(|t| matches!(&t.tok, Tok::Word(w) if w == "inlined_at"))?;
+        let num = |k: usize| match toks.get(at + k).map(|t| &t.tok) {
+            Some(Tok::Word(w)) => w.parse::<u32>().ok(),
+            _ => None,
+        };
+        Some((num(1)?, num(2)?, num(3)?))
+    }
     fn skip_to_semicolon(&mut self) {
         while let Some(t) = self.next() {
             if t.tok == Tok::Punct(';') {
@@ -501,9 +517,14 @@ impl<'a> Parser<'a> {
                         let line = self.number()? as u32;
                         let col = self.number()? as u32;
                         // `.loc 1 2 3, function_name label, inlined_at 1 2 3`: the rest of
-                        // the line only describes inlining.
-                        self.skip_rest_of_line();
-                        out.push(Statement::Loc { file, line, col });
+                        // the line describes inlining; only the call site is kept.
+                        let inlined_at = self.loc_inlined_at();
+                        out.push(Statement::Loc {
+                            file,
+                            line,
+                            col,
+                            inlined_at,
+                        });
                     } else if w == ".pragma" || w == ".section" {
                         self.pos += 1;
                         self.skip_to_semicolon();

@@ -322,7 +322,7 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
     for (pc, c) in profile.per_pc.iter().enumerate() {
         let is_mem = matches!(
             kernel.code[pc].op,
-            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. }
+            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex(_)
         );
         if !is_mem || *c == MemCounters::default() {
             continue;

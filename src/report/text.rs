@@ -413,19 +413,62 @@ pub fn render(r: &Report, top: usize) -> String {
                 if sr > 0 { ss as f64 / sr as f64 } else { 0.0 }
             );
         }
+        let tex_kinds = [
+            (
+                "texture",
+                "texture",
+                "smsp__sass_inst_executed_op_texture.sum",
+            ),
+            (
+                "surface loads",
+                "surface_op_ld",
+                "smsp__inst_executed_op_surface_ld.sum",
+            ),
+            (
+                "surface stores",
+                "surface_op_st",
+                "smsp__inst_executed_op_surface_st.sum",
+            ),
+        ];
+        for (name, k, inst) in tex_kinds {
+            let n = m(l, inst);
+            if n == 0 {
+                continue;
+            }
+            let req = m(l, &format!("l1tex__t_requests_pipe_tex_mem_{k}.sum"));
+            let sec = m(l, &format!("l1tex__t_sectors_pipe_tex_mem_{k}.sum"));
+            let hit = m(
+                l,
+                &format!("l1tex__t_sectors_pipe_tex_mem_{k}_lookup_hit.sum"),
+            );
+            let hits = if l.caches.is_some() {
+                format!(", L1 {:.1}% hit", pct(hit, sec))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                "  {name}: {} instructions, {} requests, {} sectors ({:.1}/request){hits}",
+                thousands(n),
+                thousands(req),
+                thousands(sec),
+                if req > 0 {
+                    sec as f64 / req as f64
+                } else {
+                    0.0
+                }
+            );
+        }
         if let Some(state) = &l.caches {
-            let l1 = ["global_op_ld", "global_op_st", "local_op_ld", "local_op_st"];
+            let lsu = ["global_op_ld", "global_op_st", "local_op_ld", "local_op_st"]
+                .map(|k| format!("l1tex__t_sectors_pipe_lsu_mem_{k}"));
+            let tex = ["texture", "surface_op_ld", "surface_op_st"]
+                .map(|k| format!("l1tex__t_sectors_pipe_tex_mem_{k}"));
             let (mut hit, mut all) = (0, 0);
-            for k in l1 {
-                let h = m(
-                    l,
-                    &format!("l1tex__t_sectors_pipe_lsu_mem_{k}_lookup_hit.sum"),
-                );
+            for k in lsu.iter().chain(&tex) {
+                let h = m(l, &format!("{k}_lookup_hit.sum"));
                 hit += h;
-                all += h + m(
-                    l,
-                    &format!("l1tex__t_sectors_pipe_lsu_mem_{k}_lookup_miss.sum"),
-                );
+                all += h + m(l, &format!("{k}_lookup_miss.sum"));
             }
             let l2: u64 = ["read", "write", "atom", "red"]
                 .iter()
