@@ -124,9 +124,23 @@ fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
     if ready == 0 || w.converged {
         return (w.pc, ready);
     }
+    // The partitions a `WARPSYNC.EXCLUSIVE` released run one at a time, each until it waits
+    // at the `BSYNC` that closes the block (the H200 runs them so: the partitions of
+    // warpAggregatedAtomicsCG's labeled reduction each read the uniform register their own
+    // `REDUX` wrote); otherwise the lanes at the lowest instruction index.
+    let (pool_at, cur_at) = (sc.aux as usize * 32 + 2, sc.aux as usize * 32 + 3);
+    let exclusive = w.regs[pool_at] as u32 & ready;
+    let cur = w.regs[cur_at] as u32 & exclusive;
+    let pool = if cur != 0 {
+        cur
+    } else if exclusive != 0 {
+        exclusive
+    } else {
+        ready
+    };
     let mut min = u32::MAX;
     let mut m = 0u32;
-    for l in lanes(ready) {
+    for l in lanes(pool) {
         let p = w.lane_pc[l];
         if p < min {
             min = p;
@@ -147,6 +161,9 @@ fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
         w.converged = true;
         w.pc = min;
     }
+    if exclusive != 0 {
+        w.regs[cur_at] = mg as u64;
+    }
     (min, mg)
 }
 
@@ -160,6 +177,8 @@ fn wait_record(bar: u32, pc: u32, mask: u32) -> u64 {
 
 /// The barrier number of a `WARPSYNC`'s wait record.
 const WARPSYNC_BAR: u32 = 0x7f;
+/// The barrier number of a `WARPSYNC.EXCLUSIVE`'s (or `.COLLECTIVE`'s) wait record.
+const EXCLUSIVE_BAR: u32 = 0x7e;
 
 /// Parks lanes `e` of group `m` at `pc`, each waiting for the lanes of `masks[lane]` at
 /// barrier `bar`; the lanes of `m` whose guard failed go on. Releases what is complete.
@@ -199,7 +218,7 @@ fn release_complete(w: &mut Warp, sc: &SassCode) {
             let q = rec(w, j);
             parked_ >> j & 1 == 1
                 && (q >> 56) as u32 & 0x7f == bar
-                && (bar != WARPSYNC_BAR || q as u32 == mask)
+                && (bar < EXCLUSIVE_BAR || q as u32 == mask)
         });
         if ok {
             released |= 1 << l;
@@ -214,6 +233,12 @@ fn release_complete(w: &mut Warp, sc: &SassCode) {
         });
         rest &= !part;
         new_group(w, sc, part);
+        let pool_at = sc.aux as usize * 32 + 2;
+        if (key >> 56) as u32 & 0x7f == EXCLUSIVE_BAR {
+            w.regs[pool_at] |= part as u64;
+        } else {
+            w.regs[pool_at] &= !(part as u64);
+        }
         for l in lanes(part) {
             w.lane_pc[l] = ((rec(w, l) >> 32) as u32 & 0xff_ffff) + 1;
             w.regs[base + l] = 0;
@@ -470,9 +495,6 @@ impl<O: Observer> Ctx<'_, '_, O> {
             self.block_budget -= 1;
             self.clock += 1;
             let e = m & pbits(w, si.guard);
-            if std::env::var_os("GMS_TRACE").is_some() && w.id == 0 {
-                eprintln!("{pc:#x} m={m:#010x} e={e:#010x} parked={:#010x} conv={} {:?}", parked(w, sc), w.converged, si.op);
-            }
             self.sass_op(w, mem, sc, si, pc, m, e)?;
             self.stats.warp_instructions += 1;
             self.stats.thread_instructions += e.count_ones() as u64;
@@ -656,7 +678,12 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     if uniform && first & w.live == e && (e == m || !*exclusive) {
                     } else if !*exclusive && lanes(e).all(|l| mv[l] & w.live & !e == 0) {
                     } else {
-                        park(w, sc, m, e, pc, WARPSYNC_BAR, &mv);
+                        let bar = if *exclusive {
+                            EXCLUSIVE_BAR
+                        } else {
+                            WARPSYNC_BAR
+                        };
+                        park(w, sc, m, e, pc, bar, &mv);
                         return Ok(());
                     }
                 }
@@ -972,7 +999,10 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 let mut pv = 0u32;
                 for l in lanes(e) {
                     let (j, ok) = super::shfl_source(*mode, l, b[l], c[l]);
-                    out[l] = src[j];
+                    // A source lane that does not execute this SHFL gives 0 (the H200's
+                    // result of the corpus's reduce7<float>, whose lanes 0-7 shuffle down
+                    // from lanes 16-23 waiting elsewhere).
+                    out[l] = if e >> j & 1 == 1 { src[j] } else { 0 };
                     pv |= (ok as u32) << l;
                 }
                 self.put(w, sc, *d, e, &out);
