@@ -272,12 +272,7 @@ fn run_isa(path: &Path, isa: Isa) -> Result<gpumemsim::report::Report, String> {
 
 /// The H200's output `rel` (raw file or hash) against `bytes`, by the rules of
 /// [`corpus_outputs_equal_the_h200s`].
-fn equals_h200(
-    hashes: &BTreeMap<String, String>,
-    name: &str,
-    file: &str,
-    bytes: &[u8],
-) -> bool {
+fn equals_h200(hashes: &BTreeMap<String, String>, name: &str, file: &str, bytes: &[u8]) -> bool {
     let rel = format!("outputs/{name}/{file}");
     let raw = Path::new(HW).join(&rel);
     if raw.exists() {
@@ -330,7 +325,9 @@ fn corpus_under_sass_equals_ptx_and_the_h200() {
             let hw_ok = equals_h200(&hashes, &name, file, s);
             let same = equal(&name, file, p, s);
             if !hw_ok {
-                bad.push(format!("{name}/{file}: the SASS run differs from the H200's"));
+                bad.push(format!(
+                    "{name}/{file}: the SASS run differs from the H200's"
+                ));
             }
             match (same, caveat) {
                 (true, _) => {}
@@ -341,8 +338,13 @@ fn corpus_under_sass_equals_ptx_and_the_h200() {
             }
         }
     }
-    eprintln!("corpus as SASS: {programs} programs, {launches} launches, {outputs} outputs compared");
+    eprintln!(
+        "corpus as SASS: {programs} programs, {launches} launches, {outputs} outputs compared"
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert!(programs >= 29 - SASS_NOT_YET.len(), "only {programs} programs ran as SASS");
+    assert!(
+        programs >= 29 - SASS_NOT_YET.len(),
+        "only {programs} programs ran as SASS"
+    );
     assert!(outputs >= 60, "only {outputs} outputs compared");
 }

@@ -624,7 +624,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 });
                 let mut out = [0u32; 32];
                 for l in lanes(e) {
-                    out[l] = lanes(e).filter(|&j| v[j] == v[l]).fold(0, |m, j| m | 1 << j);
+                    out[l] = lanes(e)
+                        .filter(|&j| v[j] == v[l])
+                        .fold(0, |m, j| m | 1 << j);
                 }
                 if *all {
                     let same = e != 0 && out[e.trailing_zeros() as usize] == e;
@@ -972,7 +974,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     // lanes of other masks to the collective slow path, so the lanes that go
                     // on are one partition (the H200's results of `__reduce_add_sync` with
                     // differing masks, tests/hw/kernels/warp_masks.cu, need exactly this).
-                    let same = lanes(e).fold(0u32, |a, l| a | ((regs[l] as u32 == first) as u32) << l);
+                    let same =
+                        lanes(e).fold(0u32, |a, l| a | ((regs[l] as u32 == first) as u32) << l);
                     self.put(w, sc, *d, e, &[v; 32]);
                     put_pred(w, *p, e, same);
                 }
@@ -1082,6 +1085,16 @@ impl<O: Observer> Ctx<'_, '_, O> {
                         Some(c) => self.one(w, *c, lane0),
                         None => 0,
                     };
+                    if !*arrive && w.waiting != 0 && w.bar_pc == pc {
+                        // Lanes of this warp already wait at this barrier: the H200 resumes
+                        // them together, as one group (shfl_scan's and binaryPartitionCG's
+                        // instruction counts).
+                        let gid = sc.gid as usize * 32;
+                        let g = w.regs[gid + w.waiting.trailing_zeros() as usize];
+                        for l in lanes(e) {
+                            w.regs[gid + l] = g;
+                        }
+                    }
                     self.bar_arrive(w, mem, pc, m, e, id, expected, *arrive)?;
                 }
             }
