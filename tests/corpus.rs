@@ -9,7 +9,13 @@
 //!   tests/hw/README.md); missing data is a failure. Outputs listed in `ORDER_DEPENDENT` are compared as the H200 allows (sorted,
 //!   or without the words whose value depends on the order atomics ran in). Programs listed in
 //!   `FLOAT_CAVEATS` use approximate math or leave ptxas room to contract; their differences are
-//!   printed with the reason, not failed, until the special-function and SASS issues settle them.
+//!   printed with the reason, not failed (the PTX path's; the SASS path settles them).
+//! - `corpus_under_sass_equals_ptx_and_the_h200`: every program as the committed sm_90 SASS
+//!   (`--isa sass`): outputs bit-identical to the PTX run's and to the H200's. Where the PTX run
+//!   has a float caveat, the SASS run must still equal the H200: BlackScholes and
+//!   binomialOptions do (MUFU's results and ptxas's FFMA contractions are the H200's own), the
+//!   PTX path does not; blog_finite_difference is exact under both (NVRTC already fused its
+//!   18 `fma.rn`, ptxas adds no contraction).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -18,16 +18,6 @@ pub fn imad(a: u32, b: u32, c: u32, _: u32) -> u32 {
     a.wrapping_mul(b).wrapping_add(c)
 }
 
-/// `IMAD.HI.U32`: the high word of `a * b`, plus `c`.
-pub fn imad_hi_u32(a: u32, b: u32, c: u32, _: u32) -> u32 {
-    (((a as u64) * (b as u64)) >> 32) as u32 + c
-}
-
-/// `IMAD.HI` (signed): the high word of `a * b`, plus `c`.
-pub fn imad_hi_s32(a: u32, b: u32, c: u32, _: u32) -> u32 {
-    ((((a as i32 as i64) * (b as i32 as i64)) >> 32) as u32).wrapping_add(c)
-}
-
 /// `IADD3 d, a, b, c` without carries, and `VIADD d, a, b` (`c` the zero register).
 pub fn iadd3(a: u32, b: u32, c: u32, _: u32) -> u32 {
     a.wrapping_add(b).wrapping_add(c)
@@ -280,26 +270,6 @@ pub fn i2f_s32(a: u32, _: u32, _: u32, _: u32) -> u32 {
 /// `I2FP.F32.U32 d, a` and `I2F.U32`.
 pub fn i2f_u32(a: u32, _: u32, _: u32, _: u32) -> u32 {
     (a as f32).to_bits()
-}
-
-/// `I2F.U16 d, a`: the low 16 bits, unsigned.
-pub fn i2f_u16(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u16 as f32).to_bits()
-}
-
-/// `I2F.S16 d, a`.
-pub fn i2f_s16(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u16 as i16 as f32).to_bits()
-}
-
-/// `I2F.U8 d, a`.
-pub fn i2f_u8(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u8 as f32).to_bits()
-}
-
-/// `I2F.S8 d, a`.
-pub fn i2f_s8(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u8 as i8 as f32).to_bits()
 }
 
 /// `HFMA2{.MMA} d, a, b, c`: a fused multiply-add of each f16 half (one rounding: the f16

@@ -1586,11 +1586,7 @@ impl Dec<'_> {
                 hi: false,
             });
         }
-        let f: Lane3 = match (hi, unsigned) {
-            (false, _) => alu::imad,
-            (true, true) => alu::imad_hi_u32,
-            (true, false) => alu::imad_hi_s32,
-        };
+        let f: Lane3 = alu::imad;
         self.alu(f, ops[0], a, b, c, 0)
     }
 

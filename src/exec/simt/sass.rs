@@ -677,9 +677,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     let uniform = lanes(e).all(|l| mv[l] == first);
                     // The common case: the mask's lanes are all here (and, for .EXCLUSIVE,
                     // they are the whole group).
-                    if uniform && first & w.live == e && (e == m || !*exclusive) {
-                    } else if !*exclusive && lanes(e).all(|l| mv[l] & w.live & !e == 0) {
-                    } else {
+                    let here = uniform && first & w.live == e && (e == m || !*exclusive);
+                    let all_here = !*exclusive && lanes(e).all(|l| mv[l] & w.live & !e == 0);
+                    if !here && !all_here {
                         let bar = if *exclusive {
                             EXCLUSIVE_BAR
                         } else {
