@@ -363,7 +363,7 @@ fn sass_thread_instruction_counters_against_the_h200() {
         checked += n;
         bad.extend(req);
     }
-    eprintln!("{checked} thread-instruction counter values compared with the H200's");
+    eprintln!("{checked} counter values compared with the H200 (the thread-instruction ones required equal)'s");
     assert!(
         bad.is_empty(),
         "{} thread counters differ:\n{}",
