@@ -9,12 +9,18 @@
 //!   tests/hw/README.md); missing data is a failure. Outputs listed in `ORDER_DEPENDENT` are compared as the H200 allows (sorted,
 //!   or without the words whose value depends on the order atomics ran in). Programs listed in
 //!   `FLOAT_CAVEATS` use approximate math or leave ptxas room to contract; their differences are
-//!   printed with the reason, not failed, until the special-function and SASS issues settle them.
+//!   printed with the reason, not failed (the PTX path's; the SASS path settles them).
+//! - `corpus_under_sass_equals_ptx_and_the_h200`: every program as the committed sm_90 SASS
+//!   (`--isa sass`): outputs bit-identical to the PTX run's and to the H200's. Where the PTX run
+//!   has a float caveat, the SASS run must still equal the H200: BlackScholes and
+//!   binomialOptions do (MUFU's results and ptxas's FFMA contractions are the H200's own), the
+//!   PTX path does not; blog_finite_difference is exact under both (NVRTC already fused its
+//!   18 `fma.rn`, ptxas adds no contraction).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gpumemsim::run::{run_spec, RunOptions};
+use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::spec::Spec;
 use sha2::{Digest, Sha256};
 
@@ -255,4 +261,96 @@ fn corpus_outputs_equal_the_h200s() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+/// Corpus specs whose SASS the executor does not run yet, with a part of the error they give.
+const SASS_NOT_YET: &[(&str, &str)] = &[];
+
+fn run_isa(path: &Path, isa: Isa) -> Result<gpumemsim::report::Report, String> {
+    let spec = Spec::load(path).map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        write_outputs: false,
+        isa,
+        ..RunOptions::default()
+    };
+    run_spec(&spec, &opts, &mut |_, _, _| {}).map_err(|e| e.to_string())
+}
+
+/// The H200's output `rel` (raw file or hash) against `bytes`, by the rules of
+/// [`corpus_outputs_equal_the_h200s`].
+fn equals_h200(hashes: &BTreeMap<String, String>, name: &str, file: &str, bytes: &[u8]) -> bool {
+    let rel = format!("outputs/{name}/{file}");
+    let raw = Path::new(HW).join(&rel);
+    if raw.exists() {
+        let hw = std::fs::read(&raw).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        return equal(name, file, &hw, bytes);
+    }
+    let want = hashes
+        .get(&rel)
+        .unwrap_or_else(|| panic!("no H200 output or hash for {rel}"));
+    format!("{:x}", Sha256::digest(bytes)) == *want
+}
+
+/// Every corpus program as sm_90 SASS (the committed `.sass`, `--isa sass`): its outputs must
+/// be bit-identical to the PTX run's (order-dependent outputs by the rules above) and to the
+/// H200's. The programs with float caveats are where the two ISAs may differ: there the SASS
+/// run must equal the H200's (it runs the H200's own FFMA contractions and MUFU results), and
+/// a PTX difference is printed.
+#[test]
+fn corpus_under_sass_equals_ptx_and_the_h200() {
+    let hashes = hashes();
+    let (mut programs, mut outputs, mut launches) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for (name, path) in specs() {
+        if known_failing(&name).is_some() {
+            continue;
+        }
+        let sass = run_isa(&path, Isa::Sass);
+        if let Some((_, why)) = SASS_NOT_YET.iter().find(|(n, _)| *n == name) {
+            match sass {
+                Ok(_) => eprintln!("{name} now runs as SASS: take it off SASS_NOT_YET"),
+                Err(e) if !e.contains(why) => bad.push(format!("{name}: fails differently: {e}")),
+                Err(_) => {}
+            }
+            continue;
+        }
+        let sass = match sass {
+            Ok(r) => r,
+            Err(e) => {
+                bad.push(format!("{name} as SASS: {e}"));
+                continue;
+            }
+        };
+        let ptx = run_isa(&path, Isa::Ptx).unwrap_or_else(|e| panic!("{name} as PTX: {e}"));
+        programs += 1;
+        launches += sass.launches.len();
+        assert_eq!(sass.outputs.len(), ptx.outputs.len(), "{name}: outputs");
+        let caveat = FLOAT_CAVEATS.iter().find(|(p, _)| *p == name);
+        for ((_, file, s), (_, _, p)) in sass.outputs.iter().zip(&ptx.outputs) {
+            outputs += 1;
+            let hw_ok = equals_h200(&hashes, &name, file, s);
+            let same = equal(&name, file, p, s);
+            if !hw_ok {
+                bad.push(format!(
+                    "{name}/{file}: the SASS run differs from the H200's"
+                ));
+            }
+            match (same, caveat) {
+                (true, _) => {}
+                (false, Some((_, why))) => eprintln!(
+                    "{name}/{file}: PTX and SASS differ, the SASS run equals the H200's: {hw_ok} (float caveat of the PTX run: {why})"
+                ),
+                (false, None) => bad.push(format!("{name}/{file}: SASS and PTX differ")),
+            }
+        }
+    }
+    eprintln!(
+        "corpus as SASS: {programs} programs, {launches} launches, {outputs} outputs compared"
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(
+        programs >= 29 - SASS_NOT_YET.len(),
+        "only {programs} programs ran as SASS"
+    );
+    assert!(outputs >= 60, "only {outputs} outputs compared");
 }

@@ -12,21 +12,37 @@ use gpumemsim::spec::Spec;
 
 mod common;
 
-/// Validation specs whose SASS uses opcodes or reconvergence the decoder does not handle yet,
-/// with the reason the load must give.
+/// Validation specs whose SASS the executor does not run yet, with the reason the run must
+/// give: `isa` uses f16 arithmetic (`HSETP2`, `HADD2`, ...) the decoder refuses at load, with
+/// the SASS line; in `warp_masks` the lane groups of a cooperative-groups slow path
+/// (`WARPSYNC.EXCLUSIVE` after a `BRA.DIV`) end up waiting for each other, which the executor
+/// reports as a fault naming the instruction instead of hanging.
 const NOT_YET: &[(&str, &str)] = &[
     ("tests/hw/kernels/isa.toml", "unsupported SASS instruction"),
-    (
-        "tests/hw/kernels/warp_masks.toml",
-        "unsupported SASS instruction",
-    ),
-    (
-        "tests/hw/kernels/shared_patterns.toml",
-        "constant bank 2 is not modelled",
-    ),
+    ("tests/hw/kernels/warp_masks.toml", "can never arrive"),
 ];
 
 type Outputs = Vec<(String, String, Vec<u8>)>;
+
+/// Every spec whose `.sass` is committed: the examples and validation specs, then the corpus.
+fn sass_specs() -> Vec<String> {
+    let mut v: Vec<String> = common::CASES.iter().map(|(p, _)| p.to_string()).collect();
+    let mut corpus: Vec<String> = std::fs::read_dir("tests/corpus")
+        .expect("tests/corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .flat_map(|d| {
+            std::fs::read_dir(d)
+                .expect("dir")
+                .filter_map(|e| e.ok().map(|e| e.path()))
+        })
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| p.display().to_string())
+        .collect();
+    corpus.sort();
+    v.extend(corpus);
+    v
+}
 
 fn run(spec: &Spec, isa: Isa) -> Result<(serde_json::Value, Outputs), String> {
     let opts = RunOptions {
@@ -41,7 +57,7 @@ fn run(spec: &Spec, isa: Isa) -> Result<(serde_json::Value, Outputs), String> {
 
 #[test]
 fn committed_sass_is_that_of_the_committed_ptx() {
-    for (path, _) in common::CASES {
+    for path in &sass_specs() {
         let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
         let ptx = gpumemsim::run::spec_ptx(&spec, false).expect("ptx");
         let sass_path = ptx.path.with_extension("sass");
@@ -75,8 +91,8 @@ fn sass_and_ptx_give_bit_identical_outputs() {
                 .unwrap_or_else(|| panic!("{path} now runs as SASS: take it off NOT_YET"));
             assert!(e.contains(why), "{path}: {e}");
             assert!(
-                e.contains(".sass:"),
-                "{path}: the error names the SASS line: {e}"
+                e.contains(".sass:") || e.contains("WARPSYNC"),
+                "{path}: the error names the SASS line or instruction: {e}"
             );
             continue;
         }
@@ -231,7 +247,8 @@ fn the_pinned_tools_remake_every_committed_sass() {
     let cache = std::env::temp_dir().join(format!("gpumemsim-sass-test-{}", std::process::id()));
     std::env::set_var("GPUMEMSIM_CACHE", &cache);
     let mut remade = 0;
-    for (path, _) in common::CASES {
+    let specs = sass_specs();
+    for path in &specs {
         let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
         let ptx = gpumemsim::run::spec_ptx(&spec, false).expect("ptx");
         let c =
@@ -245,7 +262,7 @@ fn the_pinned_tools_remake_every_committed_sass() {
         remade += 1;
     }
     let _ = std::fs::remove_dir_all(&cache);
-    assert_eq!(remade, common::CASES.len());
+    assert_eq!(remade, specs.len());
 }
 
 #[test]
@@ -277,4 +294,156 @@ fn bad_sass_is_a_located_error_not_a_crash() {
         let loc = format!("t.sass:{line}:");
         assert!(e.starts_with(&loc), "{bad}: not located at {loc}: {e}");
     }
+}
+
+/// The second recording (`tests/hw/h200/sass2/ncu/`, same cubins): host program `name`.
+fn hardware2(name: &str) -> Option<Vec<gpumemsim::report::compare::NcuLaunch>> {
+    let p = format!("tests/hw/h200/sass2/ncu/{name}.csv");
+    let text = std::fs::read_to_string(&p).ok()?;
+    Some(gpumemsim::report::compare::parse_ncu_csv(&text).unwrap_or_else(|e| panic!("{p}: {e}")))
+}
+
+/// The thread-instruction counters, recorded in `sass2/` for every example and validation
+/// program.
+const THREAD: &[&str] = &[
+    "smsp__sass_thread_inst_executed.sum",
+    "smsp__sass_thread_inst_executed_pred_on.sum",
+];
+
+/// Compares the SASS run of `spec` with the recorded launches; returns (values compared,
+/// mismatches of the `required` metrics, all mismatches).
+fn compare_counters(
+    spec_path: &str,
+    name: &str,
+    hw: &[gpumemsim::report::compare::NcuLaunch],
+    required: &[&str],
+) -> (usize, Vec<String>, Vec<String>) {
+    let spec = Spec::load(spec_path).unwrap_or_else(|e| panic!("{e}"));
+    let (sim, _) = run(&spec, Isa::Sass).unwrap_or_else(|e| panic!("{spec_path}: {e}"));
+    let sl = sim["launches"].as_array().expect("launches");
+    assert_eq!(
+        sl.len(),
+        hw.len(),
+        "{spec_path}: launches simulated and recorded"
+    );
+    let (mut n, mut req, mut all) = (0, Vec::new(), Vec::new());
+    for (i, (s, h)) in sl.iter().zip(hw).enumerate() {
+        for (metric, hv) in &h.metrics {
+            let Some(sv) = s["metrics"][metric].as_f64() else {
+                continue;
+            };
+            n += 1;
+            if sv != *hv {
+                let m = format!(
+                    "{name} launch {} ({}): {metric}: simulated {sv}, H200 {hv}",
+                    i + 1,
+                    h.kernel
+                );
+                if required.contains(&metric.as_str()) {
+                    req.push(m.clone());
+                }
+                all.push(m);
+            }
+        }
+    }
+    (n, req, all)
+}
+
+#[test]
+fn sass_thread_instruction_counters_against_the_h200() {
+    let (mut checked, mut bad) = (0, Vec::new());
+    for (path, program) in common::CASES {
+        if NOT_YET.iter().any(|(p, _)| p == path) {
+            continue;
+        }
+        let hw = hardware2(program).unwrap_or_else(|| {
+            panic!("no sass2 H200 data for {program} (tests/hw/h200/sass2/ncu)")
+        });
+        let (n, req, _) = compare_counters(path, program, &hw, THREAD);
+        checked += n;
+        bad.extend(req);
+    }
+    eprintln!("{checked} counter values compared with the H200 (the thread-instruction ones required equal)'s");
+    assert!(
+        bad.is_empty(),
+        "{} thread counters differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+    assert!(checked > 1000, "only {checked} values compared");
+}
+
+/// Corpus launches whose `smsp__inst_executed.sum` (and thread counts) the SASS path does not
+/// reproduce yet: (host program, launch index from 1, metric). Their outputs are exact; the
+/// difference is in how the warp's lane groups reconverge (`WARPSYNC.ALL` in the
+/// cooperative-groups loop of binaryPartitionCG: simulated 90,496 against 86,400; the
+/// serialized partitions of a labeled reduction in warpAggregatedAtomicsCG's third kernel:
+/// 41,460 against 43,505). Printed, not failed; any other difference fails.
+const COUNTERS_NOT_YET: &[(&str, usize, &str)] = &[
+    ("c_binaryPartitionCG", 1, "smsp__inst_executed.sum"),
+    (
+        "c_binaryPartitionCG",
+        1,
+        "smsp__sass_thread_inst_executed_pred_on.sum",
+    ),
+    ("c_warpAggregatedAtomicsCG", 3, "smsp__inst_executed.sum"),
+];
+
+/// Corpus programs (tests/corpus) against the H200 running their cubins (`sass2/ncu/c_NAME.csv`).
+#[test]
+fn corpus_sass_counters_against_the_h200() {
+    let mut required: Vec<&str> = EXACT.to_vec();
+    required.extend(THREAD);
+    let (mut checked, mut programs, mut bad) = (0, 0, Vec::new());
+    let mut dirs: Vec<_> = std::fs::read_dir("tests/corpus")
+        .expect("tests/corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let mut tomls: Vec<_> = std::fs::read_dir(&dir)
+            .expect("dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        tomls.sort();
+        for t in tomls {
+            let stem = t.file_stem().unwrap().to_string_lossy().into_owned();
+            let name = format!("c_{stem}");
+            let Some(hw) = hardware2(&name) else {
+                // Not exported (the PTX path cannot launch it): listed in tests/corpus.rs.
+                assert!(
+                    ["globalToShmemAsyncCopy", "reduction_multiwarp"].contains(&stem.as_str()),
+                    "no sass2 H200 data for {name}"
+                );
+                continue;
+            };
+            let (n, req, _) = compare_counters(&t.display().to_string(), &name, &hw, &required);
+            checked += n;
+            programs += 1;
+            for m in req {
+                let known = COUNTERS_NOT_YET.iter().any(|(p, i, metric)| {
+                    m.starts_with(&format!("{p} launch {i} ("))
+                        && m.contains(&format!(": {metric}:"))
+                });
+                if known {
+                    eprintln!("known difference: {m}");
+                } else {
+                    bad.push(m);
+                }
+            }
+        }
+    }
+    for b in &bad {
+        eprintln!("{b}");
+    }
+    eprintln!("{programs} corpus programs, {checked} counter values compared with the H200's");
+    assert!(programs >= 29, "only {programs} corpus programs compared");
+    assert!(
+        bad.is_empty(),
+        "{} corpus counters differ from the H200's",
+        bad.len()
+    );
+    assert!(checked > 2000, "only {checked} values compared");
 }

@@ -18,16 +18,6 @@ pub fn imad(a: u32, b: u32, c: u32, _: u32) -> u32 {
     a.wrapping_mul(b).wrapping_add(c)
 }
 
-/// `IMAD.HI.U32`: the high word of `a * b`, plus `c`.
-pub fn imad_hi_u32(a: u32, b: u32, c: u32, _: u32) -> u32 {
-    (((a as u64) * (b as u64)) >> 32) as u32 + c
-}
-
-/// `IMAD.HI` (signed): the high word of `a * b`, plus `c`.
-pub fn imad_hi_s32(a: u32, b: u32, c: u32, _: u32) -> u32 {
-    ((((a as i32 as i64) * (b as i32 as i64)) >> 32) as u32).wrapping_add(c)
-}
-
 /// `IADD3 d, a, b, c` without carries, and `VIADD d, a, b` (`c` the zero register).
 pub fn iadd3(a: u32, b: u32, c: u32, _: u32) -> u32 {
     a.wrapping_add(b).wrapping_add(c)
@@ -282,26 +272,6 @@ pub fn i2f_u32(a: u32, _: u32, _: u32, _: u32) -> u32 {
     (a as f32).to_bits()
 }
 
-/// `I2F.U16 d, a`: the low 16 bits, unsigned.
-pub fn i2f_u16(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u16 as f32).to_bits()
-}
-
-/// `I2F.S16 d, a`.
-pub fn i2f_s16(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u16 as i16 as f32).to_bits()
-}
-
-/// `I2F.U8 d, a`.
-pub fn i2f_u8(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u8 as f32).to_bits()
-}
-
-/// `I2F.S8 d, a`.
-pub fn i2f_s8(a: u32, _: u32, _: u32, _: u32) -> u32 {
-    (a as u8 as i8 as f32).to_bits()
-}
-
 /// `HFMA2{.MMA} d, a, b, c`: a fused multiply-add of each f16 half (one rounding: the f16
 /// product is exact in f64 and the sum of it and an f16 rounds once more only when the two
 /// differ by more than 2^29, far below f16's resolution after the final rounding; NaN results
@@ -314,6 +284,185 @@ pub fn hfma2(a: u32, b: u32, c: u32, _: u32) -> u32 {
         bits as u32
     };
     one(0) | one(16) << 16
+}
+
+/// `VIADDMNMX d, a, b, c, p` (signed): `p ? min(a + b, c) : max(a + b, c)`.
+pub fn viaddmnmx_s32(a: u32, b: u32, c: u32, p: u32) -> u32 {
+    vimnmx_s32(a.wrapping_add(b), c, 0, p)
+}
+
+/// `VIADDMNMX.U32 d, a, b, c, p`.
+pub fn viaddmnmx_u32(a: u32, b: u32, c: u32, p: u32) -> u32 {
+    vimnmx_u32(a.wrapping_add(b), c, 0, p)
+}
+
+/// `VABSDIFF d, a, b, c` (signed): `|a - b| + c` (PTX `sad.s32`).
+pub fn vabsdiff_s32(a: u32, b: u32, c: u32, _: u32) -> u32 {
+    ((a as i32 as i64 - b as i32 as i64).unsigned_abs() as u32).wrapping_add(c)
+}
+
+/// `VABSDIFF.U32 d, a, b, c`: `|a - b| + c` (PTX `sad.u32`).
+pub fn vabsdiff_u32(a: u32, b: u32, c: u32, _: u32) -> u32 {
+    a.abs_diff(b).wrapping_add(c)
+}
+
+/// `FMNMX d, a, b, p`: `p ? min : max` of two f32, a NaN operand giving the other (both NaN:
+/// the canonical NaN), as PTX `min.f32`/`max.f32`.
+pub fn fmnmx(a: u32, b: u32, _: u32, p: u32) -> u32 {
+    let f = float::Fmt::F32;
+    if p != 0 {
+        float::fmin(f, a as u64, b as u64, false, false) as u32
+    } else {
+        float::fmax(f, a as u64, b as u64, false, false) as u32
+    }
+}
+
+/// `FMNMX.FTZ d, a, b, p`.
+pub fn fmnmx_ftz(a: u32, b: u32, _: u32, p: u32) -> u32 {
+    let f = float::Fmt::F32;
+    if p != 0 {
+        float::fmin(f, a as u64, b as u64, true, false) as u32
+    } else {
+        float::fmax(f, a as u64, b as u64, true, false) as u32
+    }
+}
+
+/// `MUFU.RCP d, b` (the special-function unit's table, [`crate::exec::mufu`]).
+pub fn mufu_rcp(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::rcp(b)
+}
+
+/// `MUFU.RSQ d, b`.
+pub fn mufu_rsq(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::rsq(b)
+}
+
+/// `MUFU.SQRT d, b`.
+pub fn mufu_sqrt(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::sqrt(b)
+}
+
+/// `MUFU.EX2 d, b`.
+pub fn mufu_ex2(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::ex2(b)
+}
+
+/// `MUFU.LG2 d, b`.
+pub fn mufu_lg2(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::lg2(b)
+}
+
+/// `MUFU.SIN d, b` (the argument in turns).
+pub fn mufu_sin(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::sin(b)
+}
+
+/// `MUFU.COS d, b`.
+pub fn mufu_cos(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::cos(b)
+}
+
+/// `MUFU.TANH d, b`.
+pub fn mufu_tanh(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::tanh(b)
+}
+
+/// `MUFU.RCP64H d, b`: on the high word of a double.
+pub fn mufu_rcp64h(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::rcp64h(b)
+}
+
+/// `MUFU.RSQ64H d, b`.
+pub fn mufu_rsq64h(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::rsq64h(b)
+}
+
+/// `MUFU.EX2.F16 d, b` (both halves).
+pub fn mufu_ex2_f16(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::both_halves(b, crate::exec::mufu::ex2_f16)
+}
+
+/// `MUFU.TANH.F16 d, b` (both halves).
+pub fn mufu_tanh_f16(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::both_halves(b, crate::exec::mufu::tanh_f16)
+}
+
+/// `MUFU.EX2.BF16 d, b` (both halves).
+pub fn mufu_ex2_bf16(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::both_halves(b, crate::exec::mufu::ex2_bf16)
+}
+
+/// `MUFU.TANH.BF16 d, b` (both halves).
+pub fn mufu_tanh_bf16(_: u32, b: u32, _: u32, _: u32) -> u32 {
+    crate::exec::mufu::both_halves(b, crate::exec::mufu::tanh_bf16)
+}
+
+/// `DADD{.rnd} d, a, b`: IEEE f64 addition (NaN results canonical, as PTX `add.f64`).
+pub fn dadd(a: u64, b: u64, _: u64, k: u32) -> u64 {
+    float::add_f64(a, b, fmode(k))
+}
+
+/// `DMUL{.rnd} d, a, b`.
+pub fn dmul(a: u64, b: u64, _: u64, k: u32) -> u64 {
+    float::mul_f64(a, b, fmode(k))
+}
+
+/// `DFMA{.rnd} d, a, b, c`: fused, one rounding.
+pub fn dfma(a: u64, b: u64, c: u64, k: u32) -> u64 {
+    float::fma_f64(a, b, c, fmode(k))
+}
+
+/// `FCHK p, a, b`: true where the quotient `a / b` may not come out correctly rounded from
+/// the fast sequence ptxas emits for `div.rn.f32` (`MUFU.RCP` and four `FFMA`s), so that the
+/// program calls the slow path (`__cuda_sm3x_div_rn_noftz_f32_slowpath`). NVIDIA does not
+/// document the exact test. This is the range check the fast sequence needs: both operands
+/// finite and normal (or a zero dividend), and the exponents far enough from the ends of the
+/// range that neither the reciprocal, the quotient nor the residuals overflow or become
+/// subnormal. Both paths return the correctly rounded quotient, so the test decides only how
+/// many instructions run, never a result; on the corpus's inputs it agrees with the H200's
+/// instruction counters (tests/sass.rs).
+pub fn fchk(a: u32, b: u32) -> bool {
+    let ea = ((a >> 23) & 0xff) as i32;
+    let eb = ((b >> 23) & 0xff) as i32;
+    if eb == 0 || eb == 0xff || ea == 0xff {
+        return true;
+    }
+    if a & 0x7fff_ffff == 0 {
+        return false;
+    }
+    if ea == 0 {
+        return true;
+    }
+    let d = ea - eb;
+    !(-125..=125).contains(&d) || eb >= 253 || eb <= 2 || ea >= 253 || ea <= 24
+}
+
+/// `F2FP.F16.F32.PACK_AB d, a, b`: `a` and `b` rounded to f16 (nearest even), `a` in the high
+/// half (PTX `cvt.rn.f16x2.f32 d, a, b`).
+pub fn f2fp_f16(a: u32, b: u32, _: u32, _: u32) -> u32 {
+    let h = |x: u32| half::f16::from_f32(f32::from_bits(x));
+    let bits = |x: u32| {
+        let v = h(x);
+        if v.is_nan() {
+            0x7fff
+        } else {
+            v.to_bits() as u32
+        }
+    };
+    bits(a) << 16 | bits(b)
+}
+
+/// `F2FP.BF16.F32.PACK_AB d, a, b`: as [`f2fp_f16`] to bf16.
+pub fn f2fp_bf16(a: u32, b: u32, _: u32, _: u32) -> u32 {
+    let bits = |x: u32| {
+        let v = half::bf16::from_f32(f32::from_bits(x));
+        if v.is_nan() {
+            0x7fff
+        } else {
+            v.to_bits() as u32
+        }
+    };
+    bits(a) << 16 | bits(b)
 }
 
 #[cfg(test)]

@@ -174,6 +174,9 @@ pub enum PLogic {
 /// A 32-bit integer lane function of up to three sources and a per-instruction constant.
 pub type Lane3 = fn(u32, u32, u32, u32) -> u32;
 
+/// A 64-bit lane function of up to three sources and a per-instruction constant.
+pub type Lane64 = fn(u64, u64, u64, u32) -> u64;
+
 /// Which special register `S2R`/`S2UR`/`CS2R` read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpecialReg {
@@ -206,10 +209,10 @@ pub enum SOp {
         /// Constant of the instruction (a LUT, a shift, a rounding mode).
         k: u32,
     },
-    /// Like [`SOp::Alu`] with a predicate operand: `SEL`, `FSEL` (`p ? a : b`), `VIMNMX`
-    /// (`p ? min : max`).
+    /// Like [`SOp::Alu`] with a predicate operand: `SEL`, `FSEL` (`p ? a : b`), `VIMNMX`,
+    /// `FMNMX` (`p ? min : max`), `VIADDMNMX` (`p ? min(a + b, c) : max(a + b, c)`).
     AluP {
-        /// The lane function; its fourth argument is the predicate's bit.
+        /// The lane function of `(a, b, c, p)`; its fourth argument is the predicate's bit.
         f: Lane3,
         /// Destination.
         d: SReg,
@@ -217,8 +220,124 @@ pub enum SOp {
         a: Src,
         /// Second source.
         b: Src,
+        /// Third source (the zero slot when the instruction has none).
+        c: Src,
         /// Predicate.
         p: PIn,
+    },
+    /// 64-bit lane functions on register pairs: `DADD`, `DMUL`, `DFMA` (`d:d+1 = f(a, b, c, k)`).
+    /// A 32-bit immediate is the high word of a double (the low word zero), as the
+    /// instructions encode it.
+    Alu64 {
+        /// The lane function.
+        f: Lane64,
+        /// Destination pair.
+        d: SReg,
+        /// Source pairs.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source.
+        c: Src,
+        /// Constant of the instruction (a rounding mode).
+        k: u32,
+    },
+    /// Conversions (`F2I`, `I2F`, `F2F`, `FRND`, `I2FP` with a rounding): PTX `cvt` semantics
+    /// on one lane, the source and destination a register or a pair by their types' widths.
+    Cvt {
+        /// Destination (low register).
+        d: SReg,
+        /// Source (low register).
+        a: Src,
+        /// Destination type.
+        dst: crate::ir::types::ScalarType,
+        /// Source type.
+        src: crate::ir::types::ScalarType,
+        /// Rounding (`None`: the default of the conversion).
+        rnd: Option<crate::ir::types::Rounding>,
+        /// The rounding is to an integral value (`F2I`, `FRND`).
+        int_rnd: bool,
+        /// `.FTZ`.
+        ftz: bool,
+    },
+    /// `FCHK p, a, b`: whether `a / b` needs the division's slow path (see
+    /// [`crate::exec::sass_alu::fchk`]).
+    Fchk {
+        /// Predicate destination.
+        p: u8,
+        /// Dividend.
+        a: Src,
+        /// Divisor.
+        b: Src,
+    },
+    /// `P2R d, PR, a, mask`: the predicates `P0..P6` as bits, `(PR & mask) | (a & !mask)`.
+    P2r {
+        /// Destination.
+        d: SReg,
+        /// Source of the bits outside the mask.
+        a: Src,
+        /// Mask.
+        mask: u32,
+    },
+    /// `MATCH.ANY d, a` (the lanes whose `a` equals this lane's) and `MATCH.ALL p, d, a` (all
+    /// active lanes or none), 32-bit or a pair with `.U64`.
+    Match {
+        /// `.ALL`.
+        all: bool,
+        /// `.U64`.
+        wide: bool,
+        /// Predicate destination of `.ALL` (the sink otherwise).
+        p: u8,
+        /// Destination.
+        d: SReg,
+        /// Source.
+        a: SReg,
+    },
+    /// `BRA.DIV mask, target`: the executing lanes branch when some live lane of `mask` is
+    /// not among them (the warp is diverged with respect to the mask).
+    BraDiv {
+        /// The mask operand.
+        mask: Src,
+        /// Instruction index.
+        target: u32,
+    },
+    /// `BRA.U.ANY target`: every lane of the group branches when the guard holds in any.
+    BraAny {
+        /// Instruction index.
+        target: u32,
+    },
+    /// `RET.REL.NODEC R`, `BRX R`: each lane jumps to the byte address in its register (plus
+    /// `off`), an index of [`SassCode::insts`] once divided by 16.
+    Jmp {
+        /// The register holding the address.
+        r: SReg,
+        /// Byte offset added.
+        off: u32,
+    },
+    /// `WARPSYNC mask` (a mask other than the full warp's), `WARPSYNC.EXCLUSIVE mask`,
+    /// `WARPSYNC.COLLECTIVE mask, L`: the lanes wait until every live lane of `mask` has
+    /// arrived, then go on as one group.
+    Warpsync {
+        /// The mask.
+        mask: Src,
+        /// `.EXCLUSIVE` and `.COLLECTIVE`: the lanes of each mask go on as a group of their
+        /// own (the block that follows runs once per mask).
+        exclusive: bool,
+    },
+    /// A 64-bit atomic on register pairs (`ATOMG.E.CAS.64`, `REDG.E.ADD.64`, ...,
+    /// `ATOMS.CAST.SPIN.64`): the pairs are packed into [`SassCode::wide`] slots, whose
+    /// 64-bit values the PTX form at the same index reads and writes.
+    Atom64 {
+        /// The address.
+        addr: Box<SOp>,
+        /// Operand pairs (low registers; the zero slot when unused).
+        b: SReg,
+        /// Second operand pair (`CAS`'s new value).
+        c: SReg,
+        /// Destination pair (the sink when unused).
+        d: SReg,
+        /// `CAST.SPIN`: `d` gets 1 when the value was stored, 0 otherwise.
+        spin: bool,
     },
     /// 64-bit results: `IMAD.WIDE(.U32)` (`d:d+1 = a * b + c:c+1`).
     ImadWide {
@@ -232,6 +351,9 @@ pub enum SOp {
         c: Src,
         /// Signed multiply.
         signed: bool,
+        /// `IMAD.HI`: only the high word, to `d` (the addend is the pair all the same:
+        /// `IMAD.HI.U32 d, a, b, c` is the high word of `a * b + c+1:c`).
+        hi: bool,
     },
     /// Additions with carries: `IADD3` with carry-out predicates, `IADD3.X`, `IMAD.X`,
     /// `LEA` with a carry-out, `LEA.HI.X`: `d = f(a, b, c) + cin0 + cin1`, carries out.
@@ -348,12 +470,18 @@ pub enum SOp {
         /// `ULDC`: written to a uniform register.
         uniform: bool,
     },
-    /// `R2UR`: a register's value in the first active lane, to a uniform register.
+    /// `R2UR`: a register's value in the first active lane, to a uniform register; with a
+    /// predicate destination, whether the value was the same in every active lane; `.OR`: the
+    /// OR of the active lanes' values.
     R2ur {
         /// Destination.
         d: SReg,
         /// Source.
         a: SReg,
+        /// Predicate destination (the sink when none).
+        p: u8,
+        /// `.OR`.
+        or: bool,
     },
     /// A memory instruction; its effect is `code[pc]` of the kernel (see the module docs).
     Mem {
@@ -408,10 +536,12 @@ pub enum SOp {
         /// Source.
         a: SReg,
     },
-    /// `BRA target` (guarded per lane).
+    /// `BRA {p,} target` (guarded per lane; taken where the guard and `p` hold).
     Bra {
         /// Instruction index.
         target: u32,
+        /// The condition operand (`PT` when none).
+        cond: PIn,
     },
     /// `BSSY B, target`: the active lanes join convergence barrier `b`.
     Bssy {
@@ -474,8 +604,17 @@ pub struct SassCode {
     pub registers: u32,
     /// Bytes of local memory per thread ptxas's stack frame takes.
     pub stack_frame: u32,
+    /// Three slots holding 64-bit values (operands and result of [`SOp::Atom64`]) for the
+    /// PTX form of the access, which reads one slot per value.
+    pub wide: SReg,
+    /// The slot of the pending `WARPSYNC` (lane 0: its mask, lane 1: the lanes arrived,
+    /// lane 2: its index), used like a convergence barrier.
+    pub wsync: SReg,
     /// The SASS file, for messages.
     pub file: String,
+    /// Constant bank 2: ptxas's jump tables (`.nv.constant2.KERNEL`, read by `LDC` before a
+    /// `BRX`).
+    pub bank2: Vec<u8>,
     /// Constant bank 4: the device addresses of the module's `__device__` variables, as the
     /// driver fills it (`.nv.constant4`).
     pub bank4: Vec<u8>,

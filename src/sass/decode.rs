@@ -31,6 +31,8 @@ pub(crate) struct ModuleData {
     pub bank4: Vec<(u32, String)>,
     /// `.nv.constant3`: (symbol, offset) of each `__constant__` variable.
     pub bank3: Vec<(String, u32)>,
+    /// `.nv.constant2.KERNEL`: each kernel's bank 2 (ptxas's jump tables of `BRX`).
+    pub bank2: HashMap<String, Vec<u8>>,
 }
 
 /// Splits nvdisasm output into kernels and the module's constant-bank data.
@@ -43,7 +45,10 @@ pub(crate) fn split(text: &str) -> (Vec<RawKernel>, ModuleData) {
     for (i, line) in text.lines().enumerate() {
         let ln = i as u32 + 1;
         let t = line.trim();
-        if let Some(rest) = t.strip_prefix(".section") {
+        if let Some(rest) = t
+            .strip_prefix(".section")
+            .filter(|r| r.starts_with(char::is_whitespace))
+        {
             section = rest.trim().split(',').next().unwrap_or("").to_string();
             continue;
         }
@@ -55,6 +60,20 @@ pub(crate) fn split(text: &str) -> (Vec<RawKernel>, ModuleData) {
                     (u32::from_str_radix(off, 16), it.next(), it.next())
                 {
                     data.bank4.push((off, sym.to_string()));
+                }
+            }
+            continue;
+        }
+        if let Some(kernel) = section.strip_prefix(".nv.constant2.") {
+            // /*0000*/ 	.byte	0x30, 0x09, 0x00, 0x00, ...
+            if let Some((_, rest)) = t.strip_prefix("/*").and_then(|r| r.split_once("*/")) {
+                let rest = rest.trim();
+                if let Some(bytes) = rest.strip_prefix(".byte") {
+                    let v = data.bank2.entry(kernel.to_string()).or_default();
+                    for b in bytes.split(',') {
+                        let b = b.trim().trim_start_matches("0x");
+                        v.push(u8::from_str_radix(b, 16).unwrap_or(0));
+                    }
                 }
             }
             continue;
@@ -118,7 +137,7 @@ pub(crate) fn split(text: &str) -> (Vec<RawKernel>, ModuleData) {
         }
         let Some(k) = out.last_mut() else { continue };
         if let Some(label) = t.strip_suffix(':') {
-            if label.starts_with(".L") {
+            if label.starts_with(".L") || label.starts_with('$') {
                 k.labels.insert(label.to_string(), k.insts.len() as u32);
             }
             continue;
@@ -143,8 +162,10 @@ pub(crate) struct Slots {
     pub zero: u16,
     pub ur: u16,
     pub b: u16,
+    pub wsync: u16,
     pub gid: u16,
     pub aux: u16,
+    pub wide: u16,
     pub sink: u16,
 }
 
@@ -198,16 +219,20 @@ impl Slots {
         let zero = nr;
         let ur = zero + 1;
         let b = ur + max_ur.saturating_add(2).min(66) as u16;
-        let gid = b + nb;
+        let wsync = b + nb;
+        let gid = wsync + 1;
         let aux = gid + 1;
-        let sink = aux + 1;
+        let wide = aux + 1;
+        let sink = wide + 3;
         Slots {
             nr,
             zero,
             ur,
             b,
+            wsync,
             gid,
             aux,
+            wide,
             sink,
         }
     }
@@ -225,6 +250,8 @@ pub(crate) struct Decoded {
 struct Dec<'a> {
     file: &'a str,
     line: u32,
+    /// The instruction's index (its address / 16).
+    index: u32,
     text: &'a str,
     opcode: &'a str,
     s: Slots,
@@ -244,10 +271,11 @@ pub(crate) fn decode(k: &RawKernel, file: &str) -> R<Decoded> {
     let mut code = Vec::with_capacity(k.insts.len());
     let mut info = Vec::with_capacity(k.insts.len());
     let mut files: Vec<(u32, String)> = Vec::new();
-    for (line, sfile, sline, text) in &k.insts {
+    for (index, (line, sfile, sline, text)) in k.insts.iter().enumerate() {
         let mut d = Dec {
             file,
             line: *line,
+            index: index as u32,
             text,
             opcode: "",
             s,
@@ -318,6 +346,8 @@ enum ImmKind {
     Int,
     F32,
     F16x2,
+    /// A double whose high word the instruction encodes.
+    F64,
 }
 
 impl Dec<'_> {
@@ -399,7 +429,7 @@ impl Dec<'_> {
         }
         if let Some(n) = t.strip_prefix('B') {
             let n: u16 = n.parse().ok()?;
-            return (n < self.s.gid - self.s.b).then(|| self.s.b + n);
+            return (n < self.s.wsync - self.s.b).then(|| self.s.b + n);
         }
         None
     }
@@ -463,13 +493,30 @@ impl Dec<'_> {
                 }
             }
             ImmKind::F16x2 => half::f16::from_f64(f).to_bits() as u32,
+            ImmKind::F64 => {
+                let bits = if f.is_nan() {
+                    0x7fff_ffff_0000_0000
+                } else {
+                    f.to_bits()
+                };
+                if bits as u32 != 0 {
+                    return Err(bad());
+                }
+                (bits >> 32) as u32
+            }
         })
     }
 
     /// A source operand: register (with `-`, `~`, `|..|`, `.H0_H0` ...), immediate or
     /// `c[bank][offset]`.
     fn src(&self, t: &str, kind: ImmKind) -> R<Src> {
+        // `.reuse` (an operand-cache hint) may stand inside `|..|` or before `.H0_H0`.
+        let owned;
         let mut t = t.trim();
+        if t.contains(".reuse") {
+            owned = t.replace(".reuse", "");
+            t = owned.as_str();
+        }
         let mut m = 0u8;
         let float = kind != ImmKind::Int;
         if let Some(r) = t.strip_prefix('-') {
@@ -479,7 +526,7 @@ impl Dec<'_> {
             {
                 m |= match kind {
                     ImmKind::Int => Src::INEG,
-                    ImmKind::F32 => Src::FNEG,
+                    ImmKind::F32 | ImmKind::F64 => Src::FNEG,
                     ImmKind::F16x2 => Src::HNEG,
                 };
                 t = r;
@@ -621,6 +668,11 @@ impl Dec<'_> {
 
     fn inst(&mut self) -> R<(SInst, Option<Inst>)> {
         let text: &str = self.text;
+        // nvdisasm's annotations: `BRX R2 -0x7c0 (*"BRANCH_TARGETS .L_x_51,.L_x_52"*)`.
+        let text = match text.find("(*") {
+            Some(i) => &text[..i],
+            None => text,
+        };
         let mut rest = text.trim();
         let mut guard = PIn::TRUE;
         if let Some(r) = rest.strip_prefix('@') {
@@ -660,14 +712,30 @@ impl Dec<'_> {
                 self.no_mods(mods, &[])?;
                 none(SOp::Exit)
             }
+            "BRA" if mods == ["DIV"] => {
+                self.want(ops, 2)?;
+                none(SOp::BraDiv {
+                    mask: self.isrc(ops[0])?,
+                    target: self.target(ops[1])?,
+                })
+            }
+            "BRA" if mods == ["U", "ANY"] => {
+                self.want(ops, 1)?;
+                none(SOp::BraAny {
+                    target: self.target(ops[0])?,
+                })
+            }
             "BRA" => {
                 self.no_mods(mods, &["U"])?;
                 let t = ops.last().ok_or_else(|| self.err("BRA without a target"))?;
-                if ops.len() > 1 {
-                    return Err(self.unsupported());
-                }
+                let cond = match ops.len() {
+                    1 => PIn::TRUE,
+                    2 => self.pin(ops[0])?,
+                    _ => return Err(self.unsupported()),
+                };
                 none(SOp::Bra {
                     target: self.target(t)?,
+                    cond,
                 })
             }
             "BSSY" | "BSYNC" | "BREAK" => {
@@ -696,17 +764,35 @@ impl Dec<'_> {
                 none(SOp::Bar { id, count, arrive })
             }
             "WARPSYNC" => {
-                // The full warp's mask synchronises nothing gpumemsim could observe.
-                if mods.is_empty()
-                    && ops.len() == 1
-                    && self.imm(ops[0], ImmKind::Int).ok() == Some(u32::MAX)
-                {
-                    return none(SOp::Nop);
-                }
+                // `WARPSYNC.ALL` (and the full mask) is not modelled as a reconvergence point:
+                // as a wait that merges the warp's groups, binaryPartitionCG came within 512
+                // instructions of the H200's 86,400 but shfl_scan lost one per block; as no
+                // effect shfl_scan is exact and binaryPartitionCG is 4,096 over (tests/sass.rs
+                // lists it).
                 if mods == ["ALL"] {
                     return none(SOp::Nop);
                 }
-                Err(self.unsupported())
+                let ok = match mods {
+                    [] | ["EXCLUSIVE"] => ops.len() == 1,
+                    // WARPSYNC.COLLECTIVE R7, `(.L_x_6)`: the label ends the collective block.
+                    ["COLLECTIVE"] => ops.len() == 2,
+                    ["COLLECTIVE", "ALL"] => ops.len() == 1,
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.unsupported());
+                }
+                if mods == ["COLLECTIVE", "ALL"] {
+                    return none(SOp::Nop);
+                }
+                let mask = self.isrc(ops[0])?;
+                if mask.o == Opnd::Imm(u32::MAX) {
+                    return none(SOp::Nop);
+                }
+                none(SOp::Warpsync {
+                    mask,
+                    exclusive: !mods.is_empty(),
+                })
             }
             "S2R" | "S2UR" | "CS2R" => {
                 self.want(ops, 2)?;
@@ -760,7 +846,7 @@ impl Dec<'_> {
                 };
                 let (bank, r, off) = self.cref(ops[1])?;
                 let d = self.rdst(ops[0])?;
-                if bank == 0 || bank == 4 || base == "ULDC" {
+                if bank == 0 || bank == 2 || bank == 4 || base == "ULDC" {
                     return none(SOp::Ldc {
                         d,
                         bank,
@@ -800,13 +886,22 @@ impl Dec<'_> {
                 none(self.alu(alu::mov, ops[0], self.zero(), b, self.zero(), 0)?)
             }
             "R2UR" => {
+                let or = match mods {
+                    [] => false,
+                    ["OR"] => true,
+                    _ => return Err(self.unsupported()),
+                };
+                let (p, ops) = if ops.len() == 3 {
+                    (self.pdst(ops[0])?, &ops[1..])
+                } else {
+                    (PSINK, ops)
+                };
                 self.want(ops, 2)?;
-                if !mods.is_empty() {
-                    return Err(self.unsupported());
-                }
                 none(SOp::R2ur {
                     d: self.rdst(ops[0])?,
                     a: self.rsrc(ops[1])?,
+                    p,
+                    or,
                 })
             }
             "IMAD" | "UIMAD" => self.imad(mods, ops).map(|o| (o, None)),
@@ -921,6 +1016,7 @@ impl Dec<'_> {
                     d: self.rdst(ops[0])?,
                     a,
                     b,
+                    c: self.zero(),
                     p: self.pin(ops[3])?,
                 })
             }
@@ -937,8 +1033,214 @@ impl Dec<'_> {
                     d: self.rdst(ops[0])?,
                     a,
                     b,
+                    c: self.zero(),
                     p: self.pin(ops[3])?,
                 })
+            }
+            "VIADDMNMX" => {
+                self.want(ops, 5)?;
+                let f: Lane3 = match mods {
+                    [] => alu::viaddmnmx_s32,
+                    ["U32"] => alu::viaddmnmx_u32,
+                    _ => return Err(self.unsupported()),
+                };
+                let (a, b, c) = (self.isrc(ops[1])?, self.isrc(ops[2])?, self.isrc(ops[3])?);
+                none(SOp::AluP {
+                    f,
+                    d: self.rdst(ops[0])?,
+                    a,
+                    b,
+                    c,
+                    p: self.pin(ops[4])?,
+                })
+            }
+            "FMNMX" => {
+                self.want(ops, 4)?;
+                let f: Lane3 = match mods {
+                    [] => alu::fmnmx,
+                    ["FTZ"] => alu::fmnmx_ftz,
+                    _ => return Err(self.unsupported()),
+                };
+                let (a, b) = (
+                    self.src(ops[1], ImmKind::F32)?,
+                    self.src(ops[2], ImmKind::F32)?,
+                );
+                none(SOp::AluP {
+                    f,
+                    d: self.rdst(ops[0])?,
+                    a,
+                    b,
+                    c: self.zero(),
+                    p: self.pin(ops[3])?,
+                })
+            }
+            "VABSDIFF" => {
+                self.want(ops, 4)?;
+                let f: Lane3 = match mods {
+                    [] => alu::vabsdiff_s32,
+                    ["U32"] => alu::vabsdiff_u32,
+                    _ => return Err(self.unsupported()),
+                };
+                let (a, b, c) = (self.isrc(ops[1])?, self.isrc(ops[2])?, self.isrc(ops[3])?);
+                none(self.alu(f, ops[0], a, b, c, 0)?)
+            }
+            "MUFU" => {
+                self.want(ops, 2)?;
+                let f: Lane3 = match mods {
+                    ["RCP"] => alu::mufu_rcp,
+                    ["RSQ"] => alu::mufu_rsq,
+                    ["SQRT"] => alu::mufu_sqrt,
+                    ["EX2"] => alu::mufu_ex2,
+                    ["LG2"] => alu::mufu_lg2,
+                    ["SIN"] => alu::mufu_sin,
+                    ["COS"] => alu::mufu_cos,
+                    ["TANH"] => alu::mufu_tanh,
+                    ["RCP64H"] => alu::mufu_rcp64h,
+                    ["RSQ64H"] => alu::mufu_rsq64h,
+                    ["EX2", "F16"] => alu::mufu_ex2_f16,
+                    ["TANH", "F16"] => alu::mufu_tanh_f16,
+                    ["EX2", "BF16"] => alu::mufu_ex2_bf16,
+                    ["TANH", "BF16"] => alu::mufu_tanh_bf16,
+                    _ => return Err(self.unsupported()),
+                };
+                let b = self.src(ops[1], ImmKind::F32)?;
+                none(self.alu(f, ops[0], self.zero(), b, self.zero(), 0)?)
+            }
+            "FCHK" => {
+                self.want(ops, 3)?;
+                if !mods.is_empty() && mods != ["DIVIDE"] {
+                    return Err(self.unsupported());
+                }
+                none(SOp::Fchk {
+                    p: self.pdst(ops[0])?,
+                    a: self.src(ops[1], ImmKind::F32)?,
+                    b: self.src(ops[2], ImmKind::F32)?,
+                })
+            }
+            "P2R" => {
+                self.want(ops, 4)?;
+                if !mods.is_empty() || ops[1] != "PR" {
+                    return Err(self.unsupported());
+                }
+                none(SOp::P2r {
+                    d: self.rdst(ops[0])?,
+                    a: self.isrc(ops[2])?,
+                    mask: self.imm(ops[3], ImmKind::Int)?,
+                })
+            }
+            "DADD" | "DMUL" | "DFMA" => {
+                let mut rnd = crate::ir::types::Rounding::Rn;
+                for m in mods {
+                    match *m {
+                        "RN" => {}
+                        "RZ" => rnd = crate::ir::types::Rounding::Rz,
+                        "RM" => rnd = crate::ir::types::Rounding::Rm,
+                        "RP" => rnd = crate::ir::types::Rounding::Rp,
+                        _ => return Err(self.unsupported()),
+                    }
+                }
+                let k = alu::fmode_bits(rnd, false, false);
+                let f = |t: &str| self.src(t, ImmKind::F64);
+                let n = if base == "DFMA" { 4 } else { 3 };
+                self.want(ops, n)?;
+                let d = self.rdst(ops[0])?;
+                if d != self.s.sink && d % 2 != 0 {
+                    return Err(self.err("a 64-bit destination is not an even register"));
+                }
+                let (a, b) = (f(ops[1])?, f(ops[2])?);
+                let c = if n == 4 { f(ops[3])? } else { self.zero() };
+                let g: Lane64 = match base {
+                    "DADD" => alu::dadd,
+                    "DMUL" => alu::dmul,
+                    _ => alu::dfma,
+                };
+                none(SOp::Alu64 {
+                    f: g,
+                    d,
+                    a,
+                    b,
+                    c,
+                    k,
+                })
+            }
+            "F2I" | "I2F" | "F2F" | "FRND" | "I2FP" => self.cvt(base, mods, ops).map(|o| (o, None)),
+            "F2FP" => {
+                self.want(ops, 3)?;
+                let f: Lane3 = match mods {
+                    ["F16", "F32", "PACK_AB"] => alu::f2fp_f16,
+                    ["BF16", "F32", "PACK_AB"] => alu::f2fp_bf16,
+                    _ => return Err(self.unsupported()),
+                };
+                let (a, b) = (
+                    self.src(ops[1], ImmKind::F32)?,
+                    self.src(ops[2], ImmKind::F32)?,
+                );
+                none(self.alu(f, ops[0], a, b, self.zero(), 0)?)
+            }
+            "MATCH" => {
+                let (all, wide) = match mods {
+                    ["ANY"] => (false, false),
+                    ["ANY", "U64"] => (false, true),
+                    ["ALL"] => (true, false),
+                    ["ALL", "U64"] => (true, true),
+                    _ => return Err(self.unsupported()),
+                };
+                let (p, ops) = if all {
+                    self.want(ops, 3)?;
+                    (self.pdst(ops[0])?, &ops[1..])
+                } else {
+                    self.want(ops, 2)?;
+                    (PSINK, ops)
+                };
+                let a = self.rsrc(ops[1])?;
+                if wide && a % 2 != 0 && a < self.s.nr {
+                    return Err(self.err("a 64-bit source is not an even register"));
+                }
+                none(SOp::Match {
+                    all,
+                    wide,
+                    p,
+                    d: self.rdst(ops[0])?,
+                    a,
+                })
+            }
+            "ENDCOLLECTIVE" => {
+                self.no_mods(mods, &[])?;
+                none(SOp::Nop)
+            }
+            "CALL" => {
+                if mods != ["REL", "NOINC"] || ops.len() != 1 {
+                    return Err(self.unsupported());
+                }
+                none(SOp::Bra {
+                    target: self.target(ops[0])?,
+                    cond: PIn::TRUE,
+                })
+            }
+            "RET" | "BRX" => {
+                // RET.REL.NODEC R16 `(kernel)`; BRX R4 -0x1230 `(.L_x_5)`: the register holds a
+                // byte address (RET) or an offset from the next instruction (BRX).
+                let ok = if base == "RET" {
+                    mods == ["REL", "NODEC"]
+                } else {
+                    mods.is_empty()
+                };
+                if !ok || ops.len() != 1 {
+                    return Err(self.unsupported());
+                }
+                let mut it = ops[0].split_whitespace();
+                let r = self.rsrc(it.next().unwrap_or(""))?;
+                let mut off = 0u32;
+                for t in it {
+                    if t.starts_with('`') {
+                        continue;
+                    }
+                    off = self.imm(t, ImmKind::Int)?;
+                }
+                if base == "BRX" {
+                    off = off.wrapping_add((self.index + 1) * 16);
+                }
+                none(SOp::Jmp { r, off })
             }
             "POPC" | "UPOPC" | "BREV" | "UBREV" | "IABS" | "FLO" | "UFLO" => {
                 self.want(ops, 2)?;
@@ -966,7 +1268,8 @@ impl Dec<'_> {
                 none(self.alu(alu::sgxt, ops[0], a, b, self.zero(), k)?)
             }
             "ISETP" | "UISETP" => self.isetp(mods, ops).map(|o| (o, None)),
-            "FSETP" => {
+            "FSETP" | "DSETP" => {
+                let f64 = base == "DSETP";
                 let mut cmp = None;
                 let mut op = None;
                 let mut ftz = false;
@@ -985,15 +1288,16 @@ impl Dec<'_> {
                     return Err(self.unsupported());
                 };
                 self.want(ops, 5)?;
+                let kind = if f64 { ImmKind::F64 } else { ImmKind::F32 };
                 none(SOp::Fsetp {
                     cmp,
                     op,
                     ftz,
-                    f64: false,
+                    f64,
                     p: self.pdst(ops[0])?,
                     q: self.pdst(ops[1])?,
-                    a: self.src(ops[2], ImmKind::F32)?,
-                    b: self.src(ops[3], ImmKind::F32)?,
+                    a: self.src(ops[2], kind)?,
+                    b: self.src(ops[3], kind)?,
                     pin: self.pin(ops[4])?,
                 })
             }
@@ -1038,20 +1342,6 @@ impl Dec<'_> {
                 };
                 none(self.alu(alu::hfma2, ops[0], a, b, c, 0)?)
             }
-            "I2FP" | "I2F" => {
-                self.want(ops, 2)?;
-                let f: Lane3 = match mods {
-                    ["F32", "S32"] | [] | ["S32"] => alu::i2f_s32,
-                    ["F32", "U32"] | ["U32"] => alu::i2f_u32,
-                    ["U16"] => alu::i2f_u16,
-                    ["S16"] => alu::i2f_s16,
-                    ["U8"] => alu::i2f_u8,
-                    ["S8"] => alu::i2f_s8,
-                    _ => return Err(self.unsupported()),
-                };
-                let a = self.isrc(ops[1])?;
-                none(self.alu(f, ops[0], a, self.zero(), self.zero(), 0)?)
-            }
             "SHFL" => {
                 self.want(ops, 5)?;
                 let mode = match mods {
@@ -1077,12 +1367,18 @@ impl Dec<'_> {
                     ["EQ"] => VoteMode::Uni,
                     _ => return Err(self.unsupported()),
                 };
-                self.want(ops, 3)?;
+                // VOTE.ALL P2, P0: no ballot destination.
+                let (d, ops) = if ops.len() == 2 {
+                    (self.s.sink, ops)
+                } else {
+                    self.want(ops, 3)?;
+                    (self.rdst(ops[0])?, &ops[1..])
+                };
                 none(SOp::Vote {
                     mode,
-                    d: self.rdst(ops[0])?,
-                    p: self.pdst(ops[1])?,
-                    a: self.pin(ops[2])?,
+                    d,
+                    p: self.pdst(ops[0])?,
+                    a: self.pin(ops[1])?,
                     uniform: base == "VOTEU",
                 })
             }
@@ -1112,6 +1408,120 @@ impl Dec<'_> {
             "ATOMS" | "ATOMG" | "ATOM" | "REDG" | "RED" => self.atomic(base, mods, ops),
             _ => Err(self.unsupported()),
         }
+    }
+
+    /// `F2I`, `I2F`, `I2FP`, `F2F`, `FRND` with their types and rounding (the integer type of
+    /// `F2I` and the float type of `I2F` are the destination's; `F2F.D.S` names both).
+    fn cvt(&self, base: &str, mods: &[&str], ops: &[&str]) -> R<SOp> {
+        use crate::ir::types::Rounding;
+        self.want(ops, 2)?;
+        let ty = |m: &str| {
+            Some(match m {
+                "U8" => ScalarType::U8,
+                "S8" => ScalarType::S8,
+                "U16" => ScalarType::U16,
+                "S16" => ScalarType::S16,
+                "U32" => ScalarType::U32,
+                "S32" => ScalarType::S32,
+                "U64" => ScalarType::U64,
+                "S64" => ScalarType::S64,
+                "F16" => ScalarType::F16,
+                "BF16" => ScalarType::BF16,
+                "F32" => ScalarType::F32,
+                "F64" => ScalarType::F64,
+                _ => return None,
+            })
+        };
+        let (mut ints, mut floats) = (Vec::new(), Vec::new());
+        let (mut rnd, mut ftz) = (None, false);
+        for m in mods {
+            match *m {
+                "FTZ" => ftz = true,
+                "NTZ" => {}
+                "RN" | "ROUND" => rnd = Some(Rounding::Rn),
+                "RZ" | "TRUNC" => rnd = Some(Rounding::Rz),
+                "RM" | "FLOOR" => rnd = Some(Rounding::Rm),
+                "RP" | "CEIL" => rnd = Some(Rounding::Rp),
+                _ => match ty(m) {
+                    Some(t) if t.is_float() => floats.push(t),
+                    Some(t) => ints.push(t),
+                    None => return Err(self.unsupported()),
+                },
+            }
+        }
+        let one = |v: &[ScalarType], default: ScalarType| -> R<ScalarType> {
+            match v {
+                [] => Ok(default),
+                [t] => Ok(*t),
+                _ => Err(self.unsupported()),
+            }
+        };
+        let (dst, src, int_rnd) = match base {
+            "F2I" => (
+                one(&ints, ScalarType::S32)?,
+                one(&floats, ScalarType::F32)?,
+                true,
+            ),
+            "I2F" | "I2FP" => (
+                one(&floats, ScalarType::F32)?,
+                one(&ints, ScalarType::S32)?,
+                false,
+            ),
+            "FRND" => {
+                let t = one(&floats, ScalarType::F32)?;
+                if !ints.is_empty() {
+                    return Err(self.unsupported());
+                }
+                (t, t, true)
+            }
+            _ => {
+                // F2F.DST.SRC
+                if !ints.is_empty() || floats.len() != 2 {
+                    return Err(self.unsupported());
+                }
+                (floats[0], floats[1], false)
+            }
+        };
+        let rnd = Some(rnd.unwrap_or(Rounding::Rn));
+        let kind = if src == ScalarType::F64 {
+            ImmKind::F64
+        } else if src.is_float() {
+            ImmKind::F32
+        } else {
+            ImmKind::Int
+        };
+        let a = self.src(ops[1], kind)?;
+        let d = self.rdst(ops[0])?;
+        if dst.size() == 8 && d != self.s.sink && d % 2 != 0 {
+            return Err(self.err("a 64-bit destination is not an even register"));
+        }
+        if src.size() == 8 {
+            if let Opnd::R(r) = a.o {
+                if r % 2 != 0 && r < self.s.nr {
+                    return Err(self.err("a 64-bit source is not an even register"));
+                }
+            }
+        }
+        // The common 32-bit conversions as lane functions.
+        if !ftz && rnd == Some(Rounding::Rn) && a.m == 0 {
+            let f: Option<Lane3> = match (dst, src) {
+                (ScalarType::F32, ScalarType::S32) => Some(alu::i2f_s32),
+                (ScalarType::F32, ScalarType::U32) => Some(alu::i2f_u32),
+                _ => None,
+            };
+            if let Some(f) = f {
+                return self.alu(f, ops[0], a, self.zero(), self.zero(), 0);
+            }
+        }
+        Ok(SOp::Cvt {
+            d,
+            a,
+            dst,
+            src,
+            rnd,
+            int_rnd,
+            ftz,
+        })
     }
 
     fn imad(&self, mods: &[&str], ops: &[&str]) -> R<SOp> {
@@ -1149,6 +1559,16 @@ impl Dec<'_> {
         }
         self.want(ops, 4)?;
         let (a, b, c) = (self.isrc(ops[1])?, self.isrc(ops[2])?, self.isrc(ops[3])?);
+        if hi && !wide {
+            return Ok(SOp::ImadWide {
+                d: self.rdst(ops[0])?,
+                a,
+                b,
+                c,
+                signed: !unsigned,
+                hi: true,
+            });
+        }
         if wide {
             if hi {
                 return Err(self.unsupported());
@@ -1163,13 +1583,10 @@ impl Dec<'_> {
                 b,
                 c,
                 signed: !unsigned,
+                hi: false,
             });
         }
-        let f: Lane3 = match (hi, unsigned) {
-            (false, _) => alu::imad,
-            (true, true) => alu::imad_hi_u32,
-            (true, false) => alu::imad_hi_s32,
-        };
+        let f: Lane3 = alu::imad;
         self.alu(f, ops[0], a, b, c, 0)
     }
 
@@ -1481,9 +1898,10 @@ impl Dec<'_> {
         let mut op = None;
         let mut ty = ScalarType::U32;
         let mut popc_inc = false;
+        let (mut wide, mut spin, mut float) = (false, false, false);
         for m in mods {
             match *m {
-                "E" | "STRONG" | "GPU" | "SYS" | "CTA" => {}
+                "E" | "STRONG" | "GPU" | "SYS" | "CTA" | "RN" | "FTZ" => {}
                 "ADD" => op = Some(AtomOp::Add),
                 "MIN" => op = Some(AtomOp::Min),
                 "MAX" => op = Some(AtomOp::Max),
@@ -1493,18 +1911,54 @@ impl Dec<'_> {
                 "AND" => op = Some(AtomOp::And),
                 "OR" => op = Some(AtomOp::Or),
                 "XOR" => op = Some(AtomOp::Xor),
+                "CAS" => op = Some(AtomOp::Cas),
+                "CAST" => op = Some(AtomOp::Cas),
+                "SPIN" => spin = true,
                 "POPC" => popc_inc = true,
                 "S32" => ty = ScalarType::S32,
                 "32" | "U32" => {}
+                "64" | "U64" => {
+                    wide = true;
+                    ty = if ty == ScalarType::S32 {
+                        ScalarType::S64
+                    } else {
+                        ScalarType::U64
+                    }
+                }
+                "S64" => {
+                    wide = true;
+                    ty = ScalarType::S64
+                }
+                "F32" => {
+                    float = true;
+                    ty = ScalarType::F32
+                }
+                "F64" => {
+                    float = true;
+                    wide = true;
+                    ty = ScalarType::F64
+                }
                 _ => return Err(self.unsupported()),
             }
         }
-        let Some(op) = op else {
+        let Some(mut op) = op else {
             return Err(self.unsupported());
         };
+        if float {
+            if op != AtomOp::Add {
+                return Err(self.unsupported());
+            }
+            op = AtomOp::FAdd;
+        }
+        if wide && ty == ScalarType::S32 {
+            ty = ScalarType::S64;
+        }
+        if spin && (op != AtomOp::Cas || !wide) {
+            return Err(self.unsupported());
+        }
         // ATOMS.POPC.INC.32 d, [a]: every lane adds one (ptxas's atomicAdd(&shared, 1)).
         let (op, b) = if popc_inc {
-            if op != AtomOp::Inc {
+            if op != AtomOp::Inc || wide {
                 return Err(self.unsupported());
             }
             (AtomOp::Add, crate::ir::Src::Imm(1))
@@ -1519,46 +1973,90 @@ impl Dec<'_> {
             }
             _ => ops,
         };
-        let (d, addr_t, val_t) = if red {
+        let cas = op == AtomOp::Cas;
+        let (d, addr_t, val_t, new_t) = if red {
             self.want(ops, 2)?;
-            (None, ops[0], Some(ops[1]))
+            (None, ops[0], Some(ops[1]), None)
         } else if popc_inc {
             self.want(ops, 2)?;
-            (Some(self.rdst(ops[0])?), ops[1], None)
+            (Some(self.rdst(ops[0])?), ops[1], None, None)
+        } else if cas {
+            self.want(ops, 4)?;
+            (Some(self.rdst(ops[0])?), ops[1], Some(ops[2]), Some(ops[3]))
         } else {
             self.want(ops, 3)?;
-            (Some(self.rdst(ops[0])?), ops[1], Some(ops[2]))
+            (Some(self.rdst(ops[0])?), ops[1], Some(ops[2]), None)
         };
+        let d = d.filter(|&d| d != self.s.sink);
+        let mut addr = self.mem_addr(addr_t, space == Space::Shared)?;
+        // `ATOMG.E.CAS ..., [R6+0x18], ...`: nvdisasm leaves out the `.64` of a global
+        // atomic's address, which is a register pair all the same (`.E`).
+        if let SOp::Mem { base, wide, .. } = &mut addr {
+            if space == Space::Global && *base != self.s.zero {
+                if *base % 2 != 0 && *base < self.s.nr {
+                    return Err(self.err("64-bit address register is not even"));
+                }
+                *wide = true;
+            }
+        }
+        let reg = |t: Option<&str>| -> R<u16> {
+            match t {
+                Some(t) => self.rsrc(t),
+                None => Ok(self.s.zero),
+            }
+        };
+        let (bv, cv) = (reg(val_t)?, reg(new_t)?);
+        let kind = if red {
+            AccessKind::Reduction
+        } else {
+            AccessKind::Atomic
+        };
+        let inst = |d: Option<u32>, b: crate::ir::Src, c: crate::ir::Src| Inst {
+            op: Op::Atom {
+                space: SpaceSel::Space(space),
+                op,
+                ty,
+                d,
+                addr: Addr {
+                    base: None,
+                    offset: 0,
+                },
+                b,
+                c,
+                kind,
+                elected: false,
+            },
+            guard: None,
+        };
+        if wide || spin {
+            for r in [bv, cv].into_iter().chain(d) {
+                if r % 2 != 0 && r < self.s.nr {
+                    return Err(self.err("a 64-bit operand is not an even register"));
+                }
+            }
+            let w = self.s.wide as u32;
+            let (b, c) = (crate::ir::Src::Reg(w), crate::ir::Src::Reg(w + 1));
+            return Ok((
+                SOp::Atom64 {
+                    addr: Box::new(addr),
+                    b: bv,
+                    c: cv,
+                    d: d.unwrap_or(self.s.sink),
+                    spin,
+                },
+                Some(inst(d.map(|_| w + 2), b, c)),
+            ));
+        }
         let b = match val_t {
-            Some(t) => crate::ir::Src::Reg(self.rsrc(t)? as u32),
+            Some(_) => crate::ir::Src::Reg(bv as u32),
             None => b,
         };
-        let d = d.filter(|&d| d != self.s.sink).map(|d| d as u32);
-        let addr = self.mem_addr(addr_t, space == Space::Shared)?;
-        Ok((
-            addr,
-            Some(Inst {
-                op: Op::Atom {
-                    space: SpaceSel::Space(space),
-                    op,
-                    ty,
-                    d,
-                    addr: Addr {
-                        base: None,
-                        offset: 0,
-                    },
-                    b,
-                    c: crate::ir::Src::Imm(0),
-                    kind: if red {
-                        AccessKind::Reduction
-                    } else {
-                        AccessKind::Atomic
-                    },
-                    elected: false,
-                },
-                guard: None,
-            }),
-        ))
+        let c = if cas {
+            crate::ir::Src::Reg(cv as u32)
+        } else {
+            crate::ir::Src::Imm(0)
+        };
+        Ok((addr, Some(inst(d.map(|d| d as u32), b, c))))
     }
 }
 

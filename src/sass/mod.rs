@@ -124,13 +124,15 @@ fn check_bank0(
         };
         match &si.op {
             SOp::Alu { a, b, c, .. }
+            | SOp::AluP { a, b, c, .. }
+            | SOp::Alu64 { a, b, c, .. }
             | SOp::AddCarry { a, b, c, .. }
             | SOp::Lop3P { a, b, c, .. } => {
                 check(&a.o);
                 check(&b.o);
                 check(&c.o);
             }
-            SOp::AluP { a, b, .. } | SOp::Isetp { a, b, .. } | SOp::Fsetp { a, b, .. } => {
+            SOp::Fchk { a, b, .. } | SOp::Isetp { a, b, .. } | SOp::Fsetp { a, b, .. } => {
                 check(&a.o);
                 check(&b.o);
             }
@@ -215,11 +217,14 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassEr
             sink: d.slots.sink,
             b: d.slots.b,
             gid: d.slots.gid,
+            wide: d.slots.wide,
+            wsync: d.slots.wsync,
             aux: d.slots.aux,
             registers: info.map(|h| h.registers).unwrap_or(0),
             stack_frame,
             file: file.to_string(),
             bank4: bank4.clone(),
+            bank2: data.bank2.get(&raw.name).cloned().unwrap_or_default(),
         };
         check_bank0(&code, &raw, file, pk.param_bytes)?;
         out.push(Kernel {

@@ -124,9 +124,23 @@ fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
     if ready == 0 || w.converged {
         return (w.pc, ready);
     }
+    // The partitions a `WARPSYNC.EXCLUSIVE` released run one at a time, each until it waits
+    // at the `BSYNC` that closes the block (the H200 runs them so: the partitions of
+    // warpAggregatedAtomicsCG's labeled reduction each read the uniform register their own
+    // `REDUX` wrote); otherwise the lanes at the lowest instruction index.
+    let (pool_at, cur_at) = (sc.aux as usize * 32 + 2, sc.aux as usize * 32 + 3);
+    let exclusive = w.regs[pool_at] as u32 & ready;
+    let cur = w.regs[cur_at] as u32 & exclusive;
+    let pool = if cur != 0 {
+        cur
+    } else if exclusive != 0 {
+        exclusive
+    } else {
+        ready
+    };
     let mut min = u32::MAX;
     let mut m = 0u32;
-    for l in lanes(ready) {
+    for l in lanes(pool) {
         let p = w.lane_pc[l];
         if p < min {
             min = p;
@@ -147,38 +161,144 @@ fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
         w.converged = true;
         w.pc = min;
     }
+    if exclusive != 0 {
+        w.regs[cur_at] = mg as u64;
+    }
     (min, mg)
 }
 
-/// Lets the lanes waiting at barrier `bar`'s `BSYNC` go on when every live lane of the barrier
-/// has arrived; they join one group.
-fn release_if_complete(w: &mut Warp, sc: &SassCode, bar: usize) -> bool {
-    let base = bar * 32;
-    let members = w.regs[base] as u32 & w.live;
-    let arrived = w.regs[base + 1] as u32 & w.live;
-    if arrived == 0 || members & !arrived != 0 {
-        return false;
-    }
-    let at = w.regs[base + 2] as u32;
-    let gid = sc.gid as usize * 32;
-    let g = w.regs[gid + arrived.trailing_zeros() as usize];
-    for l in lanes(arrived) {
-        w.lane_pc[l] = at + 1;
-        w.regs[gid + l] = g;
-    }
-    w.regs[base + 1] = 0;
-    let p = parked(w, sc) & !arrived;
-    set_parked(w, sc, p);
-    true
+/// The wait record of a lane parked at a `BSYNC` or `WARPSYNC` (slot `wsync`, one per lane):
+/// bit 63 set, bits 56..63 the barrier (its B register number, [`WARPSYNC_BAR`] for a
+/// `WARPSYNC`), bits 32..56 the instruction index, the low word the mask it waits for.
+#[inline(always)]
+fn wait_record(bar: u32, pc: u32, mask: u32) -> u64 {
+    1 << 63 | (bar as u64 & 0x7f) << 56 | (pc as u64 & 0xff_ffff) << 32 | mask as u64
 }
 
-/// After lanes left a barrier or exited: releases every barrier now complete.
+/// The barrier number of a `WARPSYNC`'s wait record.
+const WARPSYNC_BAR: u32 = 0x7f;
+/// The barrier number of a `WARPSYNC.EXCLUSIVE`'s (or `.COLLECTIVE`'s) wait record.
+const EXCLUSIVE_BAR: u32 = 0x7e;
+
+/// Parks lanes `e` of group `m` at `pc`, each waiting for the lanes of `masks[lane]` at
+/// barrier `bar`; the lanes of `m` whose guard failed go on. Releases what is complete.
+fn park(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, bar: u32, masks: &[u32; 32]) {
+    if w.converged {
+        w.lane_pc = [pc; 32];
+        w.converged = false;
+    }
+    let base = sc.wsync as usize * 32;
+    for l in lanes(e) {
+        w.regs[base + l] = wait_record(bar, pc, masks[l]);
+    }
+    let p = parked(w, sc) | e;
+    set_parked(w, sc, p);
+    w.advance(m & !e, pc + 1);
+    release_complete(w, sc);
+}
+
+/// Releases every parked lane whose wait is over: at a `BSYNC`, every live lane of its
+/// barrier mask waits at that barrier too (lanes that left it by `BREAK` or exited are no
+/// longer in the mask or live); at a `WARPSYNC`, every live lane of its mask waits at a
+/// `WARPSYNC` of the same mask. The lanes released together with the same mask go on as one
+/// group, at the instruction after the one they waited at.
 fn release_complete(w: &mut Warp, sc: &SassCode) {
-    if parked(w, sc) == 0 {
+    let parked_ = parked(w, sc);
+    if parked_ == 0 {
         return;
     }
-    for b in sc.b..sc.gid {
-        release_if_complete(w, sc, b as usize);
+    let base = sc.wsync as usize * 32;
+    let rec = |w: &Warp, l: usize| w.regs[base + l];
+    let mut released = 0u32;
+    for l in lanes(parked_ & w.live) {
+        let r = rec(w, l);
+        let (bar, mask) = ((r >> 56) as u32 & 0x7f, r as u32);
+        let need = mask & w.live;
+        let ok = lanes(need).all(|j| {
+            let q = rec(w, j);
+            parked_ >> j & 1 == 1
+                && (q >> 56) as u32 & 0x7f == bar
+                && (bar < EXCLUSIVE_BAR || q as u32 == mask)
+        });
+        if ok {
+            released |= 1 << l;
+        }
+    }
+    let mut rest = released;
+    while rest != 0 {
+        let l0 = rest.trailing_zeros() as usize;
+        let key = rec(w, l0) & !(0xff_ffff << 32);
+        let part = lanes(rest).fold(0u32, |a, l| {
+            a | ((rec(w, l) & !(0xff_ffff << 32) == key) as u32) << l
+        });
+        rest &= !part;
+        new_group(w, sc, part);
+        let pool_at = sc.aux as usize * 32 + 2;
+        if (key >> 56) as u32 & 0x7f == EXCLUSIVE_BAR {
+            w.regs[pool_at] |= part as u64;
+        } else {
+            w.regs[pool_at] &= !(part as u64);
+        }
+        for l in lanes(part) {
+            w.lane_pc[l] = ((rec(w, l) >> 32) as u32 & 0xff_ffff) + 1;
+            w.regs[base + l] = 0;
+        }
+    }
+    set_parked(w, sc, parked_ & !released);
+}
+
+/// A branch of group `m` whose lanes `taken` go to `target`; the taken lanes of a divergent
+/// branch become a group of their own.
+#[inline(always)]
+fn branch(w: &mut Warp, sc: &SassCode, m: u32, taken: u32, pc: u32, target: u32) {
+    if taken != m && taken != 0 {
+        new_group(w, sc, taken);
+    }
+    w.branch(m, taken, pc, target);
+}
+
+fn new_group(w: &mut Warp, sc: &SassCode, lanes_: u32) {
+    let counter = sc.aux as usize * 32 + 1;
+    let g = w.regs[counter] + 1;
+    w.regs[counter] = g;
+    for l in lanes(lanes_) {
+        w.regs[sc.gid as usize * 32 + l] = g;
+    }
+}
+
+/// Lanes `e` of group `m` jump to their own `tgt[lane]`; lanes going to another place than
+/// the first's become groups of their own, the rest of `m` goes on at `pc + 1`.
+fn jump(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, tgt: &[u32; 32]) {
+    if e == 0 {
+        w.advance(m, pc + 1);
+        return;
+    }
+    let t0 = tgt[e.trailing_zeros() as usize];
+    let same = lanes(e).fold(0u32, |a, l| a | ((tgt[l] == t0) as u32) << l);
+    if same == e {
+        branch(w, sc, m, e, pc, t0);
+        return;
+    }
+    if w.converged {
+        w.lane_pc = [pc; 32];
+        w.converged = false;
+    }
+    for l in lanes(m & !e) {
+        w.lane_pc[l] = pc + 1;
+    }
+    let mut rest = e;
+    let mut first = true;
+    while rest != 0 {
+        let t = tgt[rest.trailing_zeros() as usize];
+        let part = lanes(rest).fold(0u32, |a, l| a | ((tgt[l] == t) as u32) << l);
+        if !(first && part == m) {
+            new_group(w, sc, part);
+        }
+        first = false;
+        for l in lanes(part) {
+            w.lane_pc[l] = t;
+        }
+        rest &= !part;
     }
 }
 
@@ -195,6 +315,12 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 .sass
                 .as_ref()
                 .map_or(&[][..], |s| &s.bank4[..]),
+            2 => self
+                .l
+                .kernel
+                .sass
+                .as_ref()
+                .map_or(&[][..], |s| &s.bank2[..]),
             _ => self.l.consts,
         };
         let o = off as usize;
@@ -241,6 +367,67 @@ impl<O: Observer> Ctx<'_, '_, O> {
             }
             Opnd::Imm(v) => v as u64,
             Opnd::C { bank, off } => self.cword(bank, off, 8).unwrap_or(0),
+        }
+    }
+
+    /// A 64-bit source of an f64 or 64-bit integer instruction: a register pair, a 32-bit
+    /// immediate as the high word (`float`) or the low word, or 8 bytes of a constant bank;
+    /// `-`/`|..|` act on bit 63.
+    #[inline(always)]
+    fn dpair(&self, w: &Warp, s: SSrc, l: usize, sc: &SassCode, float: bool) -> u64 {
+        let v = match s.o {
+            Opnd::Imm(v) if float => (v as u64) << 32,
+            _ => self.pair(w, s, l, sc),
+        };
+        let mut v = v;
+        if s.m & SSrc::FABS != 0 {
+            v &= !(1 << 63);
+        }
+        if s.m & SSrc::FNEG != 0 {
+            v ^= 1 << 63;
+        }
+        v
+    }
+
+    /// Writes a 64-bit value per lane to the pair `d:d+1` for lanes `e`.
+    fn put64(&self, w: &mut Warp, sc: &SassCode, d: u16, e: u32, v: &[u64; 32]) {
+        let lo: [u32; 32] = std::array::from_fn(|l| v[l] as u32);
+        let hi: [u32; 32] = std::array::from_fn(|l| (v[l] >> 32) as u32);
+        self.put(w, sc, d, e, &lo);
+        let d2 = if d == sc.sink { d } else { d + 1 };
+        self.put(w, sc, d2, e, &hi);
+    }
+
+    /// The 32 addresses of a memory operand (see [`SOp::Mem`]).
+    #[inline(always)]
+    fn sass_addrs(&self, w: &Warp, sc: &SassCode, op: &SOp) -> [u64; 32] {
+        let SOp::Mem {
+            base,
+            wide,
+            ubase,
+            off,
+            shared,
+        } = op
+        else {
+            return [0; 32];
+        };
+        let (b0, u0) = (*base as usize * 32, *ubase as usize * 32);
+        let lo: &[u64] = &w.regs[b0..b0 + 32];
+        let ub: &[u64] = &w.regs[u0..u0 + 32];
+        let off = (*off as i64 as u64).wrapping_sub(if *shared { SHARED_RESERVED } else { 0 });
+        if *wide && *base != sc.zero {
+            let hi: &[u64] = &w.regs[b0 + 32..b0 + 64];
+            std::array::from_fn(|l| {
+                ((lo[l] & 0xffff_ffff) | (hi[l] & 0xffff_ffff) << 32)
+                    .wrapping_add(ub[l] & 0xffff_ffff)
+                    .wrapping_add(off)
+            })
+        } else {
+            std::array::from_fn(|l| {
+                (lo[l] & 0xffff_ffff)
+                    .wrapping_add(ub[l] & 0xffff_ffff)
+                    .wrapping_add(off)
+            })
         }
     }
 
@@ -348,16 +535,190 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 d,
                 a: sa,
                 b: sb,
+                c: sc_,
                 p,
             } => {
                 let mut out = [0u32; 32];
                 let a = self.vals(w, *sa);
                 let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
                 let pm = pbits(w, *p);
                 for l in 0..32 {
-                    out[l] = f(a[l], b[l], 0, pm >> l & 1);
+                    out[l] = f(a[l], b[l], c[l], pm >> l & 1);
                 }
                 self.put(w, sc, *d, e, &out);
+            }
+            SOp::Alu64 {
+                f,
+                d,
+                a: sa,
+                b: sb,
+                c: sc_,
+                k,
+            } => {
+                let mut out = [0u64; 32];
+                for l in lanes(e) {
+                    out[l] = f(
+                        self.dpair(w, *sa, l, sc, true),
+                        self.dpair(w, *sb, l, sc, true),
+                        self.dpair(w, *sc_, l, sc, true),
+                        *k,
+                    );
+                }
+                self.put64(w, sc, *d, e, &out);
+            }
+            SOp::Cvt {
+                d,
+                a: sa,
+                dst,
+                src,
+                rnd,
+                int_rnd,
+                ftz,
+            } => {
+                let mut out = [0u64; 32];
+                for l in lanes(e) {
+                    let v = if src.size() == 8 {
+                        self.dpair(w, *sa, l, sc, src.is_float())
+                    } else {
+                        self.one(w, *sa, l) as u64
+                    };
+                    out[l] = crate::exec::cvt::cvt(v, *dst, *src, *rnd, *int_rnd, false, *ftz);
+                }
+                if dst.size() == 8 {
+                    self.put64(w, sc, *d, e, &out);
+                } else {
+                    let lo: [u32; 32] = std::array::from_fn(|l| out[l] as u32);
+                    self.put(w, sc, *d, e, &lo);
+                }
+            }
+            SOp::Fchk { p, a: sa, b: sb } => {
+                let (a, b) = (self.vals(w, *sa), self.vals(w, *sb));
+                let mut bits = 0u32;
+                for l in lanes(e) {
+                    bits |= (crate::exec::sass_alu::fchk(a[l], b[l]) as u32) << l;
+                }
+                put_pred(w, *p, e, bits);
+            }
+            SOp::P2r { d, a: sa, mask } => {
+                let a = self.vals(w, *sa);
+                let out: [u32; 32] = std::array::from_fn(|l| {
+                    let pr = (0..7).fold(0u32, |acc, i| acc | (w.preds[i] >> l & 1) << i);
+                    (pr & mask) | (a[l] & !mask)
+                });
+                self.put(w, sc, *d, e, &out);
+            }
+            SOp::Match {
+                all,
+                wide,
+                p,
+                d,
+                a: ra,
+            } => {
+                let v: [u64; 32] = std::array::from_fn(|l| {
+                    if *wide {
+                        self.pair(w, SSrc::of(Opnd::R(*ra)), l, sc)
+                    } else {
+                        w.regs[*ra as usize * 32 + l] & 0xffff_ffff
+                    }
+                });
+                let mut out = [0u32; 32];
+                for l in lanes(e) {
+                    out[l] = lanes(e)
+                        .filter(|&j| v[j] == v[l])
+                        .fold(0, |m, j| m | 1 << j);
+                }
+                if *all {
+                    let same = e != 0 && out[e.trailing_zeros() as usize] == e;
+                    let r = if same { e } else { 0 };
+                    self.put(w, sc, *d, e, &[r; 32]);
+                    put_pred(w, *p, e, if same { !0 } else { 0 });
+                } else {
+                    self.put(w, sc, *d, e, &out);
+                }
+            }
+            SOp::BraDiv { mask, target } => {
+                let taken = if e != 0 {
+                    let mv = self.one(w, *mask, e.trailing_zeros() as usize);
+                    if mv & w.live & !e != 0 {
+                        e
+                    } else {
+                        0
+                    }
+                } else {
+                    0
+                };
+                branch(w, sc, m, taken, pc, *target);
+                return Ok(());
+            }
+            SOp::BraAny { target } => {
+                branch(w, sc, m, if e != 0 { m } else { 0 }, pc, *target);
+                return Ok(());
+            }
+            SOp::Jmp { r, off } => {
+                let mut tgt = [0u32; 32];
+                for l in lanes(e) {
+                    let a = (w.regs[*r as usize * 32 + l] as u32).wrapping_add(*off);
+                    if a % 16 != 0 || (a / 16) as usize >= sc.insts.len() {
+                        let detail = format!(
+                            "an indirect jump to {a:#x}, which is not an instruction of the kernel"
+                        );
+                        return Err((FaultKind::Unsupported { detail }, pc, w.id * 32 + l as u32));
+                    }
+                    tgt[l] = a / 16;
+                }
+                jump(w, sc, m, e, pc, &tgt);
+                return Ok(());
+            }
+            SOp::Warpsync { mask, exclusive } => {
+                if e != 0 {
+                    let mv: [u32; 32] = std::array::from_fn(|l| self.one(w, *mask, l));
+                    let first = mv[e.trailing_zeros() as usize];
+                    let uniform = lanes(e).all(|l| mv[l] == first);
+                    // The common case: the mask's lanes are all here (and, for .EXCLUSIVE,
+                    // they are the whole group).
+                    let here = uniform && first & w.live == e && (e == m || !*exclusive);
+                    let all_here = !*exclusive && lanes(e).all(|l| mv[l] & w.live & !e == 0);
+                    if !here && !all_here {
+                        let bar = if *exclusive {
+                            EXCLUSIVE_BAR
+                        } else {
+                            WARPSYNC_BAR
+                        };
+                        park(w, sc, m, e, pc, bar, &mv);
+                        return Ok(());
+                    }
+                }
+            }
+            SOp::Atom64 {
+                addr,
+                b,
+                c,
+                d,
+                spin,
+            } => {
+                if e != 0 {
+                    let wb = sc.wide as usize * 32;
+                    for l in lanes(e) {
+                        w.regs[wb + l] = self.pair(w, SSrc::of(Opnd::R(*b)), l, sc);
+                        w.regs[wb + 32 + l] = self.pair(w, SSrc::of(Opnd::R(*c)), l, sc);
+                    }
+                    let addrs = self.sass_addrs(w, sc, addr);
+                    let inst = &self.l.kernel.code[pc as usize];
+                    self.memory_at(w, mem, inst, pc, e, addrs)?;
+                    if *d != sc.sink {
+                        let mut out = [0u64; 32];
+                        for l in lanes(e) {
+                            let old = w.regs[wb + 64 + l];
+                            out[l] = if *spin {
+                                (old == w.regs[wb + l]) as u64
+                            } else {
+                                old
+                            };
+                        }
+                        self.put64(w, sc, *d, e, &out);
+                    }
+                }
             }
             SOp::ImadWide {
                 d,
@@ -365,6 +726,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 b: sb,
                 c: sc_,
                 signed,
+                hi: only_hi,
             } => {
                 let a = self.vals(w, *sa);
                 let b = self.vals(w, *sb);
@@ -391,6 +753,11 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 });
                 let out: [u32; 32] = std::array::from_fn(|l| v[l] as u32);
                 let hi: [u32; 32] = std::array::from_fn(|l| (v[l] >> 32) as u32);
+                if *only_hi {
+                    self.put(w, sc, *d, e, &hi);
+                    w.advance(m, pc + 1);
+                    return Ok(());
+                }
                 self.put(w, sc, *d, e, &out);
                 let d2 = if *d == sc.sink { *d } else { *d + 1 };
                 self.put(w, sc, d2, e, &hi);
@@ -482,12 +849,38 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 cmp,
                 op,
                 ftz,
-                f64: _,
+                f64: true,
                 p,
                 q,
                 a: sa,
                 b: sb,
                 pin,
+                ..
+            } => {
+                let _ = ftz;
+                let pm = pbits(w, *pin);
+                let (mut pt, mut qt) = (0u32, 0u32);
+                for l in lanes(e) {
+                    let a = f64::from_bits(self.dpair(w, *sa, l, sc, true));
+                    let b = f64::from_bits(self.dpair(w, *sb, l, sc, true));
+                    let t = cmp_float(*cmp, a, b);
+                    let pv = pm >> l & 1 == 1;
+                    pt |= (logic(*op, t, pv) as u32) << l;
+                    qt |= (logic(*op, !t, pv) as u32) << l;
+                }
+                put_pred(w, *p, e, pt);
+                put_pred(w, *q, e, qt);
+            }
+            SOp::Fsetp {
+                cmp,
+                op,
+                ftz,
+                p,
+                q,
+                a: sa,
+                b: sb,
+                pin,
+                ..
             } => {
                 let a = self.vals(w, *sa);
                 let b = self.vals(w, *sb);
@@ -567,42 +960,29 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     self.put(w, sc, d2, e, &hi);
                 }
             }
-            SOp::R2ur { d, a: ra } => {
+            SOp::R2ur { d, a: ra, p, or } => {
                 if e != 0 {
-                    let v = w.regs[*ra as usize * 32 + e.trailing_zeros() as usize] as u32;
+                    let regs = &w.regs[*ra as usize * 32..*ra as usize * 32 + 32];
+                    let first = regs[e.trailing_zeros() as usize] as u32;
+                    let v = if *or {
+                        lanes(e).fold(0u32, |a, l| a | regs[l] as u32)
+                    } else {
+                        first
+                    };
+                    // The predicate: this lane's value is the uniform register's (the first
+                    // active lane's). ptxas's `R2UR P0, URZ, Rmask; @!P0 BRA.DIV` sends the
+                    // lanes of other masks to the collective slow path, so the lanes that go
+                    // on are one partition (the H200's results of `__reduce_add_sync` with
+                    // differing masks, tests/hw/kernels/warp_masks.cu, need exactly this).
+                    let same =
+                        lanes(e).fold(0u32, |a, l| a | ((regs[l] as u32 == first) as u32) << l);
                     self.put(w, sc, *d, e, &[v; 32]);
+                    put_pred(w, *p, e, same);
                 }
             }
-            SOp::Mem {
-                base,
-                wide,
-                ubase,
-                off,
-                shared,
-            } => {
+            SOp::Mem { .. } => {
                 if e != 0 {
-                    let (b0, u0) = (*base as usize * 32, *ubase as usize * 32);
-                    let lo: &[u64] = &w.regs[b0..b0 + 32];
-                    let ub: &[u64] = &w.regs[u0..u0 + 32];
-                    let off = (*off as i64 as u64).wrapping_sub(if *shared {
-                        SHARED_RESERVED
-                    } else {
-                        0
-                    });
-                    let addrs: [u64; 32] = if *wide && *base != sc.zero {
-                        let hi: &[u64] = &w.regs[b0 + 32..b0 + 64];
-                        std::array::from_fn(|l| {
-                            ((lo[l] & 0xffff_ffff) | (hi[l] & 0xffff_ffff) << 32)
-                                .wrapping_add(ub[l] & 0xffff_ffff)
-                                .wrapping_add(off)
-                        })
-                    } else {
-                        std::array::from_fn(|l| {
-                            (lo[l] & 0xffff_ffff)
-                                .wrapping_add(ub[l] & 0xffff_ffff)
-                                .wrapping_add(off)
-                        })
-                    };
+                    let addrs = self.sass_addrs(w, sc, &si.op);
                     let inst = &self.l.kernel.code[pc as usize];
                     self.memory_at(w, mem, inst, pc, e, addrs)?;
                 }
@@ -622,7 +1002,10 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 let mut pv = 0u32;
                 for l in lanes(e) {
                     let (j, ok) = super::shfl_source(*mode, l, b[l], c[l]);
-                    out[l] = src[j];
+                    // A source lane that does not execute this SHFL gives 0 (the H200's
+                    // result of the corpus's reduce7<float>, whose lanes 0-7 shuffle down
+                    // from lanes 16-23 waiting elsewhere).
+                    out[l] = if e >> j & 1 == 1 { src[j] } else { 0 };
                     pv |= (ok as u32) << l;
                 }
                 self.put(w, sc, *d, e, &out);
@@ -659,17 +1042,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 };
                 self.put(w, sc, *d, e, &[r; 32]);
             }
-            SOp::Bra { target } => {
-                if e != m && e != 0 {
-                    // The taken lanes become a group of their own.
-                    let counter = sc.aux as usize * 32 + 1;
-                    let g = w.regs[counter] + 1;
-                    w.regs[counter] = g;
-                    for l in lanes(e) {
-                        w.regs[sc.gid as usize * 32 + l] = g;
-                    }
-                }
-                w.branch(m, e, pc, *target);
+            SOp::Bra { target, cond } => {
+                let taken = e & pbits(w, *cond);
+                branch(w, sc, m, taken, pc, *target);
                 return Ok(());
             }
             SOp::Exit => {
@@ -678,33 +1053,29 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 return Ok(());
             }
             SOp::Bssy { b: bar } => {
-                w.regs[*bar as usize * 32] = e as u64;
-                w.regs[*bar as usize * 32 + 1] = 0;
+                let base = *bar as usize * 32;
+                for l in lanes(e) {
+                    w.regs[base + l] = e as u64;
+                }
             }
             SOp::Bsync { b: bar } => {
-                // The group waits here until every live lane of the barrier has arrived.
+                // Each lane waits until every live lane of its barrier mask has arrived.
                 let base = *bar as usize * 32;
                 if e != 0 {
-                    w.regs[base + 1] |= e as u64;
-                    w.regs[base + 2] = pc as u64;
-                    if w.converged && e != w.live & !w.waiting {
-                        w.lane_pc = [pc; 32];
-                        w.converged = false;
-                    }
-                    if !w.converged {
-                        let p = parked(w, sc) | e;
-                        set_parked(w, sc, p);
-                        release_if_complete(w, sc, *bar as usize);
-                        w.advance(m & !e, pc + 1);
+                    let masks: [u32; 32] = std::array::from_fn(|l| w.regs[base + l] as u32);
+                    if lanes(e).any(|l| masks[l] & w.live & !e != 0) {
+                        park(w, sc, m, e, pc, (*bar - sc.b) as u32, &masks);
                         return Ok(());
                     }
-                    w.regs[base + 1] = 0;
                 }
             }
             SOp::Break { b: bar } => {
-                let v = w.regs[*bar as usize * 32] as u32 & !e;
-                w.regs[*bar as usize * 32] = v as u64;
-                release_if_complete(w, sc, *bar as usize);
+                // The executing lanes leave the barrier, in every lane's copy of it.
+                let base = *bar as usize * 32;
+                for l in 0..32 {
+                    w.regs[base + l] &= !(e as u64);
+                }
+                release_complete(w, sc);
             }
             SOp::Bar { id, count, arrive } => {
                 if e != 0 {
@@ -714,6 +1085,16 @@ impl<O: Observer> Ctx<'_, '_, O> {
                         Some(c) => self.one(w, *c, lane0),
                         None => 0,
                     };
+                    if !*arrive && w.waiting != 0 && w.bar_pc == pc {
+                        // Lanes of this warp already wait at this barrier: the H200 resumes
+                        // them together, as one group (shfl_scan's and binaryPartitionCG's
+                        // instruction counts).
+                        let gid = sc.gid as usize * 32;
+                        let g = w.regs[gid + w.waiting.trailing_zeros() as usize];
+                        for l in lanes(e) {
+                            w.regs[gid + l] = g;
+                        }
+                    }
                     self.bar_arrive(w, mem, pc, m, e, id, expected, *arrive)?;
                 }
             }
