@@ -581,8 +581,6 @@ const MERGED: &str = "several SMs miss on the same sectors at about the same tim
     of a sector read by neighbouring blocks on different SMs: f32_point_row 13,920 L2 sectors \
     for 16,384 L1 misses); without timing the model sends every miss (tests/cache_hw.rs's first \
     cause)";
-const ZERO_WEIGHT: &str = "the texture unit's event lists both taps of a zero weight; the H200 \
-    does not fetch a texel weighted by zero (exactly the counts of point sampling)";
 const TRILINEAR: &str = "unexplained: the H200 looks up 8.7 sectors and 6.0 tags per trilinear \
     request where the quad's 2x2x2 footprints occupy 5.75 sectors and 3.5 lines, 2.1 wavefronts \
     where the model gives 2";
@@ -620,16 +618,8 @@ const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     ("f32_3d_point_colz", &[L2_HIT], MERGED),
     ("f32_gather_col", &[L2, L2_HIT], MERGED),
     ("f32_gather_row", &[L2, L2_HIT], MERGED),
-    (
-        "f32_linear_centre_col",
-        &[SECTORS, L1_HIT, TAGS, L2, L2_HIT],
-        ZERO_WEIGHT,
-    ),
-    (
-        "f32_linear_centre_row",
-        &[SECTORS, L1_HIT, TAGS, L2, L2_HIT],
-        ZERO_WEIGHT,
-    ),
+    ("f32_linear_centre_col", &[L2, L2_HIT], MERGED),
+    ("f32_linear_centre_row", &[L2, L2_HIT], MERGED),
     ("f32_linear_half_col", &[L2, L2_HIT], MERGED),
     ("f32_linear_half_random", &[WAVES], SCATTERED),
     ("f32_linear_half_random", &[L2_HIT], MERGED),

@@ -238,11 +238,14 @@ pub fn filter<'a>(
     let mut acc16 = [0i64; 4];
     let mut accf = [0f64; 4];
     for (c, &w) in weights.iter().enumerate().take(1 << dims) {
-        let corner = read([get(0, c & 1 != 0), get(1, c & 2 != 0), get(2, c & 4 != 0)]);
         let we = exact[c];
+        // A tap of weight zero is not fetched (measured: a bilinear fetch on texel centres
+        // touches the sectors of one texel; tests/texture_mem_hw.rs, `f32_linear_centre_*`),
+        // and adds nothing to the result.
         if w == 0 && we == 0.0 {
             continue;
         }
+        let corner = read([get(0, c & 1 != 0), get(1, c & 2 != 0), get(2, c & 4 != 0)]);
         for k in 0..4 {
             if fixed {
                 let v = match &corner {
