@@ -2594,6 +2594,18 @@ fn fuse_shared_loads(code: &mut [Inst], rules: &[(usize, AlignRule)], num_regs: 
     }
 }
 
+/// Whether a `.file` path is one of CUDA's own headers: NVRTC's builtin header or a file of a
+/// toolkit `include/` folder (`crt/`, `sm_*_intrinsics.h`, `texture_fetch_functions.h`, ...).
+fn is_system_header(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.starts_with("__nv_nvrtc_builtin_header")
+        || path.contains("/include/crt/")
+        || path.contains("/cuda/include/")
+        || path.contains("/cu13/include/")
+        || path.contains("/cu12/include/")
+        || path.contains("/targets/x86_64-linux/include/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2670,16 +2682,4 @@ mod tests {
         // The used atom.add at [param + 8] is aggregated; the used atom.max is not.
         assert_eq!(elected, vec![true, false, false, true, false]);
     }
-}
-
-/// Whether a `.file` path is one of CUDA's own headers: NVRTC's builtin header or a file of a
-/// toolkit `include/` folder (`crt/`, `sm_*_intrinsics.h`, `texture_fetch_functions.h`, ...).
-fn is_system_header(path: &str) -> bool {
-    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    name.starts_with("__nv_nvrtc_builtin_header")
-        || path.contains("/include/crt/")
-        || path.contains("/cuda/include/")
-        || path.contains("/cu13/include/")
-        || path.contains("/cu12/include/")
-        || path.contains("/targets/x86_64-linux/include/")
 }
