@@ -61,7 +61,7 @@ fn a_column_walk_is_told_a_texture_would_halve_its_sectors() {
 }
 
 /// The seed's rotation (examples/rotate.toml): its tex2D, inlined from CUDA's headers, is reported
-/// at the user's line (`rotate.cu:25`, as Nsight Compute's Source page attributes inlined code),
+/// at the user's line (`rotate.cu:25`, the end of its `.loc inlined_at` chain),
 /// with the texture counters the H200 measured for it (tests/hw/h200/texture/rotate_ncu*.csv:
 /// 32,768 instructions, 262,144 requests), and the launch summary says what the texture unit did.
 #[test]

@@ -737,8 +737,8 @@ impl<'a> KernelBuilder<'a> {
     /// The source line an instruction after `.loc loc` is reported at. Code CUDA's headers
     /// inlined into the program (`tex2D`, the atomics and warp intrinsics of
     /// `sm_*_intrinsics.h`, ...) is reported at the user's call site, following the `inlined_at`
-    /// chain, as Nsight Compute's Source page attributes inlined code to the line that called it;
-    /// inlined functions of the program's own files keep their own lines.
+    /// chain, so that a finding names a line of the user's program (a reporting choice, not a
+    /// hardware fact); inlined functions of the program's own files keep their own lines.
     fn source_loc(
         &mut self,
         loc: (u32, u32, u32),
