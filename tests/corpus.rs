@@ -26,6 +26,57 @@ use sha2::{Digest, Sha256};
 
 const CORPUS: &str = "tests/corpus";
 const HW: &str = "tests/hw/h200/corpus";
+/// The third recording (tests/hw/sass_collect3.sh): the programs added in issue 9's third
+/// session, each run on the H200 as the JIT of its PTX (`jit/c_NAME/`) and as the committed
+/// cubin (`cubin/c_NAME/`); `outputs.sha256` holds both.
+const HW3: &str = "tests/hw/h200/corpus3";
+
+/// Programs added after the second recording whose H200 outputs are not recorded yet: the
+/// device call that would record them (tests/hw/sass_collect3.sh) was refused because the
+/// working tree that travels to the device is over its 64 MiB limit. Printed, not compared,
+/// until `tests/hw/h200/corpus3/` holds their data: from then on they are compared like every
+/// other program (whether or not they are still listed). Their PTX and SASS runs are compared
+/// with each other in every case.
+const AWAITING_H200: &[&str] = &[
+    "FDTD3d",
+    "dct8x8",
+    "dwtHaar1D",
+    "llmc_crossentropy_forward",
+    "llmc_encoder_forward",
+    "llmc_layernorm_forward",
+    "llmc_residual_forward",
+    "llmc_softmax_forward",
+    "template",
+];
+
+/// The third recording's hashes, keyed `jit/c_NAME/FILE` and `cubin/c_NAME/FILE` (empty when
+/// it is not there).
+fn hashes3() -> BTreeMap<String, String> {
+    std::fs::read_to_string(format!("{HW3}/outputs.sha256"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            l.split_once("  ")
+                .map(|(h, p)| (p.trim().to_string(), h.trim().to_string()))
+        })
+        .collect()
+}
+
+/// Whether the third recording has outputs of `name` (as `run`: "jit" or "cubin").
+fn recorded3(h3: &BTreeMap<String, String>, run: &str, name: &str) -> bool {
+    let prefix = format!("{run}/c_{name}/");
+    h3.keys().any(|k| k.starts_with(&prefix))
+}
+
+/// `bytes` against the third recording's output `run/c_NAME/FILE` (hash only: none of these
+/// programs has an order-dependent output).
+fn equals3(h3: &BTreeMap<String, String>, run: &str, name: &str, file: &str, bytes: &[u8]) -> bool {
+    let rel = format!("{run}/c_{name}/{file}");
+    let want = h3
+        .get(&rel)
+        .unwrap_or_else(|| panic!("no H200 output hash for {HW3}/{rel}"));
+    format!("{:x}", Sha256::digest(bytes)) == *want
+}
 
 /// Specs that do not run in gpumemsim today, with a part of the error they give.
 const KNOWN_FAILING: &[(&str, &str)] = &[
@@ -82,6 +133,20 @@ const FLOAT_CAVEATS: &[(&str, &str)] = &[
         "blog_finite_difference",
         "plain mul.f32 and add.f32 in the same kernels: ptxas may contract them into FFMA",
     ),
+    // The issue's example: 32 fma.rn in the PTX, 73 FFMA in the SASS; the PTX and SASS runs
+    // differ in dct8x8_src.bin (CUDAkernel2IDCT's output).
+    (
+        "dct8x8",
+        "plain mul.f32 and add.f32 in CUDAkernel2DCT/2IDCT: ptxas contracts them into FFMA",
+    ),
+    (
+        "llmc_layernorm_forward",
+        "rsqrtf (rsqrt.approx); var = sum2 - sum * sum as plain mul.f32 and sub.f32: ptxas contracts them into FFMA (versions 4 and 5 differ between the PTX and SASS runs)",
+    ),
+    (
+        "llmc_softmax_forward",
+        "expf's ex2.approx.ftz.f32",
+    ),
 ];
 
 /// Every corpus spec, as (program name = the spec's stem, path), sorted.
@@ -123,7 +188,7 @@ fn known_failing(name: &str) -> Option<&'static str> {
 #[test]
 fn corpus_runs_as_recorded() {
     let specs = specs();
-    assert!(specs.len() >= 29, "only {} corpus specs", specs.len());
+    assert!(specs.len() >= 40, "only {} corpus specs", specs.len());
     let (mut ran, mut failed, mut launches) = (0, 0, 0);
     let mut bad = Vec::new();
     for (name, path) in &specs {
@@ -211,10 +276,33 @@ fn corpus_outputs_equal_the_h200s() {
         .filter(|l| l.ends_with(" exported"))
         .map(|l| l.trim_end_matches(" exported").to_string())
         .collect();
-    let (mut checked, mut caveat_diffs) = (0, 0);
+    let h3 = hashes3();
+    let (mut checked, mut caveat_diffs, mut awaiting) = (0, 0, 0);
     let mut bad = Vec::new();
     for (name, path) in specs() {
         if known_failing(&name).is_some() {
+            continue;
+        }
+        if recorded3(&h3, "jit", &name) {
+            let report = run(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for (_, file, bytes) in &report.outputs {
+                checked += 1;
+                if equals3(&h3, "jit", &name, file, bytes) {
+                    continue;
+                }
+                match FLOAT_CAVEATS.iter().find(|(p, _)| *p == name) {
+                    Some((_, why)) => {
+                        caveat_diffs += 1;
+                        eprintln!("{name}/{file} differs from the H200's (float caveat: {why})");
+                    }
+                    None => bad.push(format!("{name}/{file} differs from the H200's")),
+                }
+            }
+            continue;
+        }
+        if AWAITING_H200.contains(&name.as_str()) {
+            awaiting += 1;
+            eprintln!("{name}: no H200 recording yet (tests/hw/sass_collect3.sh), not compared");
             continue;
         }
         if !exported.is_empty() && !exported.contains(&name) {
@@ -253,7 +341,7 @@ fn corpus_outputs_equal_the_h200s() {
             }
         }
     }
-    eprintln!("{checked} corpus outputs compared, {caveat_diffs} differ under a float caveat");
+    eprintln!("{checked} corpus outputs compared, {caveat_diffs} differ under a float caveat, {awaiting} programs await their H200 recording");
     assert!(checked >= 60, "only {checked} outputs compared");
     assert!(
         bad.is_empty(),
@@ -299,7 +387,8 @@ fn equals_h200(hashes: &BTreeMap<String, String>, name: &str, file: &str, bytes:
 #[test]
 fn corpus_under_sass_equals_ptx_and_the_h200() {
     let hashes = hashes();
-    let (mut programs, mut outputs, mut launches) = (0, 0, 0);
+    let h3 = hashes3();
+    let (mut programs, mut outputs, mut launches, mut hw_compared) = (0, 0, 0, 0);
     let mut bad = Vec::new();
     for (name, path) in specs() {
         if known_failing(&name).is_some() {
@@ -328,7 +417,15 @@ fn corpus_under_sass_equals_ptx_and_the_h200() {
         let caveat = FLOAT_CAVEATS.iter().find(|(p, _)| *p == name);
         for ((_, file, s), (_, _, p)) in sass.outputs.iter().zip(&ptx.outputs) {
             outputs += 1;
-            let hw_ok = equals_h200(&hashes, &name, file, s);
+            let hw_ok = if recorded3(&h3, "cubin", &name) {
+                hw_compared += 1;
+                equals3(&h3, "cubin", &name, file, s)
+            } else if AWAITING_H200.contains(&name.as_str()) {
+                true
+            } else {
+                hw_compared += 1;
+                equals_h200(&hashes, &name, file, s)
+            };
             let same = equal(&name, file, p, s);
             if !hw_ok {
                 bad.push(format!(
@@ -337,19 +434,26 @@ fn corpus_under_sass_equals_ptx_and_the_h200() {
             }
             match (same, caveat) {
                 (true, _) => {}
-                (false, Some((_, why))) => eprintln!(
-                    "{name}/{file}: PTX and SASS differ, the SASS run equals the H200's: {hw_ok} (float caveat of the PTX run: {why})"
-                ),
+                (false, Some((_, why))) => {
+                    let hw = if recorded3(&h3, "cubin", &name)
+                        || !AWAITING_H200.contains(&name.as_str())
+                    {
+                        format!("the SASS run equals the H200's: {hw_ok}")
+                    } else {
+                        "no H200 recording yet".to_string()
+                    };
+                    eprintln!("{name}/{file}: PTX and SASS differ, {hw} (float caveat of the PTX run: {why})")
+                }
                 (false, None) => bad.push(format!("{name}/{file}: SASS and PTX differ")),
             }
         }
     }
     eprintln!(
-        "corpus as SASS: {programs} programs, {launches} launches, {outputs} outputs compared"
+        "corpus as SASS: {programs} programs, {launches} launches, {outputs} outputs compared with the PTX run, {hw_compared} with the H200's"
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert!(
-        programs >= 29 - SASS_NOT_YET.len(),
+        programs >= 38 - SASS_NOT_YET.len(),
         "only {programs} programs ran as SASS"
     );
     assert!(outputs >= 60, "only {outputs} outputs compared");

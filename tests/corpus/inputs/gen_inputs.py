@@ -75,3 +75,13 @@ for S, X, T in zip(floats_in(1006, BO_N, 5.0, 30.0), floats_in(1007, BO_N, 1.0, 
     pd = f32(1.0 - pu)
     bo += [S, X, vDt, f32(pu * Df), f32(pd * Df)]
 write('bo_optiondata_16.f32', 'f', bo)
+
+# dct8x8: a 256 x 64 8-bit image (the sample reads barbara.bmp, 512 x 512), as the sample's
+# wrappers turn it into planes: WrapperCUDA2 (CopyByte2Float, AddFloatPlane(-128)) a float
+# plane, WrapperCUDAshort (short)ImgSrc[i] - 128 a short plane; the pitch is the width
+# (256 floats = 1024 bytes, 256 shorts = 512 bytes: what cudaMallocPitch gives for these widths).
+pix = ints_mod(1009, 256 * 64, 256)
+write('dct_plane_256x64.f32', 'f', [float(p - 128) for p in pix])
+write('dct_plane_256x64.i16', 'h', [p - 128 for p in pix])
+# llm.c encoder_forward / crossentropy_forward: token ids (targets) in [0, V), V = 64, B*T = 64
+write('tokens_64_mod64.i32', 'i', ints_mod(1010, 64, 64))
