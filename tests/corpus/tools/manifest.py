@@ -10,6 +10,9 @@ CAVEATS = {
     'BlackScholes': 'approximate math: `__expf`/`__logf` (ex2/lg2.approx), `rsqrtf`, `__fdividef` (div.approx)',
     'binomialOptions': 'approximate math: `__expf` (ex2.approx); plain `mul.f32` then `sub.f32` (`S * __expf(..) - X`): ptxas may contract them into FFMA',
     'blog_finite_difference': 'plain `mul.f32` and `add.f32` in the same kernels: ptxas may contract them into FFMA',
+    'dct8x8': 'plain `mul.f32` and `add.f32` in CUDAkernel2DCT/2IDCT: ptxas contracts them into FFMA (32 `fma.rn` in the PTX, 73 `FFMA` in the SASS; the PTX and SASS runs differ in `dct8x8_src.bin`)',
+    'llmc_layernorm_forward': '`rsqrtf` (rsqrt.approx); `sum2 - sum * sum` as plain `mul.f32` and `sub.f32`: ptxas contracts them (versions 4 and 5 differ between the PTX and SASS runs)',
+    'llmc_softmax_forward': "`expf`'s `ex2.approx.ftz.f32`",
 }
 ORDER = {
     'warpAggregatedAtomicsCG': 'filtered and indicesBuckets: order of atomics (compared sorted)',
