@@ -184,6 +184,11 @@ pub enum SpecialReg {
     Ptx(Sreg),
     /// `SR_CgaCtaId`: the block's rank in its cluster (0: gpumemsim launches no clusters).
     CgaCtaId,
+    /// `SR_SWINHI`: the high word of the generic address of the block's shared window
+    /// (`cvta.shared` in SASS is `SR_SWINHI : shared address`): gpumemsim's
+    /// [`crate::mem::space::SHARED_WINDOW`], the window the PTX path's generic addresses use
+    /// (the hardware's value is not architectural, PTX ISA 6.4.1.1).
+    SwinHi,
     /// `SR_LTMASK`, `SR_LEMASK`, `SR_GTMASK`, `SR_GEMASK`, `SR_EQMASK` are [`Sreg`]s too.
     /// `SRZ`: zero.
     Zero,

@@ -819,6 +819,7 @@ impl Dec<'_> {
                     "SR_GEMASK" => SpecialReg::Ptx(Sreg::LanemaskGe),
                     "SR_CLOCKLO" => SpecialReg::Ptx(Sreg::Clock),
                     "SR_CgaCtaId" => SpecialReg::CgaCtaId,
+                    "SR_SWINHI" => SpecialReg::SwinHi,
                     "SRZ" => SpecialReg::Zero,
                     _ => {
                         return Err(self.err(format!(
@@ -1829,24 +1830,40 @@ impl Dec<'_> {
                 "G" => Space::Global,
                 "S" => Space::Shared,
                 "L" => Space::Local,
-                _ => return Err(self.err("generic loads and stores (LD/ST) are not decoded yet")),
+                _ => return Err(self.unsupported()),
             },
         )
     }
 
     fn load(&self, base: &str, mods: &[&str], ops: &[&str]) -> R<(SOp, Option<Inst>)> {
         self.want(ops, 2)?;
-        let space = self.space(base)?;
+        // `LD`: a generic load, resolved per lane through the windows (see [`make_generic`]).
+        let generic = base == "LD";
+        let space = if generic {
+            Space::Global
+        } else {
+            self.space(base)?
+        };
         let (bytes, signed, cache) = self.mem_width(mods)?;
         let n = (bytes as u16).div_ceil(4);
         let d = self.rdst_n(ops[0], n)?;
         let addr = self.mem_addr(ops[1], space == Space::Shared)?;
-        Ok((addr, Some(ld(space, ld_type(bytes, signed), d, cache))))
+        let mut inst = ld(space, ld_type(bytes, signed), d, cache);
+        if generic {
+            make_generic(&mut inst);
+        }
+        Ok((addr, Some(inst)))
     }
 
     fn store(&self, base: &str, mods: &[&str], ops: &[&str]) -> R<(SOp, Option<Inst>)> {
         self.want(ops, 2)?;
-        let space = self.space(base)?;
+        // `ST`: a generic store (see [`make_generic`]).
+        let generic_st = base == "ST";
+        let space = if generic_st {
+            Space::Global
+        } else {
+            self.space(base)?
+        };
         let (bytes, signed, cache) = self.mem_width(mods)?;
         if signed {
             return Err(self.unsupported());
@@ -1868,31 +1885,32 @@ impl Dec<'_> {
             _ => ScalarType::B32,
         };
         let addr = self.mem_addr(ops[0], space == Space::Shared)?;
-        Ok((
-            addr,
-            Some(Inst {
-                op: Op::St {
-                    space: SpaceSel::Space(space),
-                    ty,
-                    s,
-                    addr: Addr {
-                        base: None,
-                        offset: 0,
-                    },
-                    cache,
+        let mut inst = Inst {
+            op: Op::St {
+                space: SpaceSel::Space(space),
+                ty,
+                s,
+                addr: Addr {
+                    base: None,
+                    offset: 0,
                 },
-                guard: None,
-            }),
-        ))
+                cache,
+            },
+            guard: None,
+        };
+        if generic_st {
+            make_generic(&mut inst);
+        }
+        Ok((addr, Some(inst)))
     }
 
     fn atomic(&self, base: &str, mods: &[&str], ops: &[&str]) -> R<(SOp, Option<Inst>)> {
+        // `ATOM`/`RED`: generic (see [`make_generic`]); the address is a register pair (`.E`).
+        let generic_atom = base == "ATOM" || base == "RED";
         let space = if base.ends_with('S') {
             Space::Shared
-        } else if base.ends_with('G') {
-            Space::Global
         } else {
-            return Err(self.err("generic atomics (ATOM/RED) are not decoded yet"));
+            Space::Global
         };
         let red = base.starts_with("RED");
         let mut op = None;
@@ -1901,7 +1919,7 @@ impl Dec<'_> {
         let (mut wide, mut spin, mut float) = (false, false, false);
         for m in mods {
             match *m {
-                "E" | "STRONG" | "GPU" | "SYS" | "CTA" | "RN" | "FTZ" => {}
+                "E" | "STRONG" | "GPU" | "SYS" | "CTA" | "SM" | "RN" | "FTZ" => {}
                 "ADD" => op = Some(AtomOp::Add),
                 "MIN" => op = Some(AtomOp::Min),
                 "MAX" => op = Some(AtomOp::Max),
@@ -2011,9 +2029,14 @@ impl Dec<'_> {
         } else {
             AccessKind::Atomic
         };
+        let sel = if generic_atom {
+            SpaceSel::Generic
+        } else {
+            SpaceSel::Space(space)
+        };
         let inst = |d: Option<u32>, b: crate::ir::Src, c: crate::ir::Src| Inst {
             op: Op::Atom {
-                space: SpaceSel::Space(space),
+                space: sel,
                 op,
                 ty,
                 d,
@@ -2088,5 +2111,15 @@ fn ld(space: Space, ty: ScalarType, d: Vec<u32>, cache: CacheOp) -> Inst {
             cache,
         },
         guard: None,
+    }
+}
+
+/// Makes a decoded load or store generic (`LD`, `ST`): the core resolves each lane's address
+/// through the generic windows ([`crate::mem::space::resolve_generic`]); the SASS executor
+/// first takes the 1 KB reserved window off addresses in the shared window, as for `LDS`.
+fn make_generic(inst: &mut Inst) {
+    match &mut inst.op {
+        Op::Ld { space, .. } | Op::St { space, .. } => *space = SpaceSel::Generic,
+        _ => {}
     }
 }

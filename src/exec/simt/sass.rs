@@ -14,6 +14,43 @@ use crate::ir::sass::{Cmp, Opnd, PIn, PLogic, SInst, SOp, SassCode, SpecialReg, 
 /// The shared window's reserved first kilobyte (see [`crate::sass`]).
 const SHARED_RESERVED: u64 = 0x400;
 
+/// A generic access (`LD`, `ST`, `ATOM`, `RED`): SASS forms a generic shared address as
+/// `SR_SWINHI : (SR_CgaCtaId << 24) + 0x400 + offset` (the disassembly of
+/// tests/fixtures/sass_generic), so in the shared window the 1 KB reserved window is taken
+/// off, as for `LDS`, and the core sees the PTX path's generic address of the same byte. An
+/// address inside the reserved kilobyte (gpumemsim does not model what the system keeps
+/// there) is moved past the window's end, where the core reports it as a shared access out of
+/// bounds. Other addresses are left to the core's windows.
+#[inline(always)]
+fn generic_shared_window(inst: &Inst, addrs: &mut [u64; 32]) {
+    let generic = matches!(
+        inst.op,
+        Op::Ld {
+            space: SpaceSel::Generic,
+            ..
+        } | Op::St {
+            space: SpaceSel::Generic,
+            ..
+        } | Op::Atom {
+            space: SpaceSel::Generic,
+            ..
+        }
+    );
+    if !generic {
+        return;
+    }
+    for a in addrs.iter_mut() {
+        let o = a.wrapping_sub(space::SHARED_WINDOW);
+        if o < space::WINDOW_SIZE {
+            *a = if o >= SHARED_RESERVED {
+                *a - SHARED_RESERVED
+            } else {
+                space::SHARED_WINDOW + space::WINDOW_SIZE - 1
+            };
+        }
+    }
+}
+
 /// Builds constant bank 0 of a launch (layout in [`crate::sass`]).
 pub(super) fn cbank0(l: &Launch<'_>) -> Vec<u8> {
     let mut c = vec![0u8; 0x210 + l.params.len()];
@@ -703,8 +740,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                         w.regs[wb + l] = self.pair(w, SSrc::of(Opnd::R(*b)), l, sc);
                         w.regs[wb + 32 + l] = self.pair(w, SSrc::of(Opnd::R(*c)), l, sc);
                     }
-                    let addrs = self.sass_addrs(w, sc, addr);
+                    let mut addrs = self.sass_addrs(w, sc, addr);
                     let inst = &self.l.kernel.code[pc as usize];
+                    generic_shared_window(inst, &mut addrs);
                     self.memory_at(w, mem, inst, pc, e, addrs)?;
                     if *d != sc.sink {
                         let mut out = [0u64; 32];
@@ -914,6 +952,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     *o = match sr {
                         SpecialReg::Ptx(s) => self.sreg(w, mem, *s, l) as u32,
                         SpecialReg::CgaCtaId | SpecialReg::Zero => 0,
+                        SpecialReg::SwinHi => (space::SHARED_WINDOW >> 32) as u32,
                     };
                 }
                 self.put(w, sc, *d, e, &out);
@@ -982,8 +1021,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
             }
             SOp::Mem { .. } => {
                 if e != 0 {
-                    let addrs = self.sass_addrs(w, sc, &si.op);
+                    let mut addrs = self.sass_addrs(w, sc, &si.op);
                     let inst = &self.l.kernel.code[pc as usize];
+                    generic_shared_window(inst, &mut addrs);
                     self.memory_at(w, mem, inst, pc, e, addrs)?;
                 }
             }
