@@ -12,7 +12,7 @@ CAVEATS = {
     'blog_finite_difference': 'plain `mul.f32` and `add.f32` in the same kernels: ptxas may contract them into FFMA',
     'dct8x8': 'plain `mul.f32` and `add.f32` in CUDAkernel2DCT/2IDCT: ptxas contracts them into FFMA (32 `fma.rn` in the PTX, 73 `FFMA` in the SASS; the PTX and SASS runs differ in `dct8x8_src.bin`)',
     'llmc_layernorm_forward': '`rsqrtf` (rsqrt.approx); `sum2 - sum * sum` as plain `mul.f32` and `sub.f32`: ptxas contracts them (versions 4 and 5 differ between the PTX and SASS runs)',
-    'llmc_softmax_forward': "`expf`'s `ex2.approx.ftz.f32`",
+    'llmc_softmax_forward': "`expf`'s `ex2.approx.ftz.f32` (exact under both ISAs); `out4`: a data race in softmax_forward_kernel4 (`max_or_sum_storage[0]` rewritten, line 229, while other warps may still read it, line 209; racecheck reports it), its H200 value depends on warp timing and is not compared",
 }
 ORDER = {
     'warpAggregatedAtomicsCG': 'filtered and indicesBuckets: order of atomics (compared sorted)',
