@@ -23,6 +23,14 @@
 //!   block, `GpuConfig::reserved_shared_per_block`) and `SR_CgaCtaId` is the block's rank in
 //!   its cluster, 0 without clusters. The executor subtracts the 1 KB, so the memory models see
 //!   the same shared offsets as for the PTX.
+//! - generic addresses (`LD`, `ST`, `ATOM`, `RED`): `cvta.shared` is `SR_SWINHI` as the high
+//!   word over the shared address (`(SR_CgaCtaId << 24) + 0x400 + offset`) as the low word
+//!   (tests/fixtures/sass_generic's disassembly). `SR_SWINHI` reads the high word of the
+//!   window gpumemsim's PTX path uses ([`crate::mem::space::SHARED_WINDOW`]); the executor takes
+//!   the reserved kilobyte off, and the core resolves each lane's address through the same
+//!   windows as PTX's generic accesses. `cg::block_tile_memory` reads
+//!   `%reserved_smem_offset_1` from `c[0x0][0x6c]` (reduction_multiwarp's SASS), an address in
+//!   the reserved kilobyte: that bank-0 word is refused at load (not modelled).
 //! - reconvergence: `BSSY B, L` opens a convergence barrier over the active lanes, `BSYNC B`
 //!   waits for them (Volta's independent thread scheduling reconverges where the compiler put
 //!   `BSYNC`, not at an immediate post-dominator); `BREAK B` takes lanes out of it. The lanes a
