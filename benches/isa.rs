@@ -5,6 +5,13 @@
 //! same launch, so the figures are warp-instructions per second and launches per second
 //! (simulated kernel time per host second); compare the ratios of one run. The fastest of
 //! `REPS` interleaved runs counts. Run with `cargo bench --bench isa`.
+//!
+//! `cargo bench --bench isa -- copy|matmul ptx|sass` runs one workload once, without models,
+//! for an instruction count under callgrind, which is deterministic on a shared machine:
+//! `valgrind --tool=callgrind target/release/deps/isa-HASH copy sass`. The issue's own
+//! measure is a whole run of the example, `valgrind --tool=callgrind target/release/gpumemsim
+//! run examples/copy_16m.toml --isa sass` against `--isa ptx`; see docs/notes/issue-9-sfast.md
+//! for the figures.
 
 use std::time::Instant;
 
@@ -58,46 +65,75 @@ fn best(dev: &mut Device, k: &str, d: LaunchDims, a: &[KernelArg]) -> (u64, f64,
     (wi, bare, models)
 }
 
+/// The copy's launch: 16M floats, 256 threads per block.
+fn copy_launch(dev: &mut Device) -> (&'static str, LaunchDims, Vec<KernelArg>) {
+    let n: u64 = 16 << 20;
+    let (a, b) = (dev.malloc(n * 4, "in"), dev.malloc(n * 4, "out"));
+    let d = LaunchDims {
+        grid: [(n / 256) as u32, 1, 1],
+        block: [256, 1, 1],
+        dynamic_shared: 0,
+    };
+    let args = vec![
+        KernelArg::U64(b),
+        KernelArg::U64(a),
+        KernelArg::U32(n as u32),
+    ];
+    ("_Z4copyPfPKfi", d, args)
+}
+
+/// The matrix multiply's launch: 1024x1024, 16x16 tiles.
+fn matmul_launch(dev: &mut Device) -> (&'static str, LaunchDims, Vec<KernelArg>) {
+    let m: u64 = 1024;
+    let (a, b, c) = (
+        dev.malloc(m * m * 4, "a"),
+        dev.malloc(m * m * 4, "b"),
+        dev.malloc(m * m * 4, "c"),
+    );
+    let d = LaunchDims {
+        grid: [64, 64, 1],
+        block: [16, 16, 1],
+        dynamic_shared: 0,
+    };
+    let args = vec![
+        KernelArg::U64(c),
+        KernelArg::U64(a),
+        KernelArg::U64(b),
+        KernelArg::U32(m as u32),
+    ];
+    ("_Z12matmul_tiledILi16EEvPfPKfS2_i", d, args)
+}
+
 fn workload(sass: bool, copy: bool) -> (u64, f64, f64) {
-    if copy {
-        let mut dev = device("copy_16m", sass);
-        let n: u64 = 16 << 20;
-        let (a, b) = (dev.malloc(n * 4, "in"), dev.malloc(n * 4, "out"));
-        let d = LaunchDims {
-            grid: [(n / 256) as u32, 1, 1],
-            block: [256, 1, 1],
-            dynamic_shared: 0,
-        };
-        let args = [
-            KernelArg::U64(b),
-            KernelArg::U64(a),
-            KernelArg::U32(n as u32),
-        ];
-        best(&mut dev, "_Z4copyPfPKfi", d, &args)
+    let mut dev = device(if copy { "copy_16m" } else { "matmul" }, sass);
+    let (k, d, a) = if copy {
+        copy_launch(&mut dev)
     } else {
-        let mut dev = device("matmul", sass);
-        let m: u64 = 1024;
-        let (a, b, c) = (
-            dev.malloc(m * m * 4, "a"),
-            dev.malloc(m * m * 4, "b"),
-            dev.malloc(m * m * 4, "c"),
-        );
-        let d = LaunchDims {
-            grid: [64, 64, 1],
-            block: [16, 16, 1],
-            dynamic_shared: 0,
-        };
-        let args = [
-            KernelArg::U64(c),
-            KernelArg::U64(a),
-            KernelArg::U64(b),
-            KernelArg::U32(m as u32),
-        ];
-        best(&mut dev, "_Z12matmul_tiledILi16EEvPfPKfS2_i", d, &args)
-    }
+        matmul_launch(&mut dev)
+    };
+    best(&mut dev, k, d, &a)
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let pick = |w: &str| args.iter().any(|a| a == w);
+    if pick("copy") || pick("matmul") {
+        // One workload, once, no models (for callgrind).
+        let (copy, sass) = (pick("copy"), pick("sass"));
+        let mut dev = device(if copy { "copy_16m" } else { "matmul" }, sass);
+        let (k, d, a) = if copy {
+            copy_launch(&mut dev)
+        } else {
+            matmul_launch(&mut dev)
+        };
+        let (w, t) = time(&mut dev, k, d, &a, &mut NoObserver);
+        println!(
+            "{} {}: {w} warp-instructions, {t:.3} s",
+            if copy { "copy" } else { "matmul" },
+            if sass { "SASS" } else { "PTX" }
+        );
+        return;
+    }
     for (name, copy) in [("copy 16M f32", true), ("matmul 1024 (16x16 tiles)", false)] {
         let (pw, pb, pm) = workload(false, copy);
         let (sw, sb, sm) = workload(true, copy);

@@ -258,8 +258,29 @@ pub fn ffma(a: u32, b: u32, c: u32, k: u32) -> u32 {
 }
 
 /// `FFMA d, a, b, c` (round to nearest, no `.FTZ`/`.SAT`): [`ffma`] without the mode decoding.
+/// On an x86-64 host with FMA3 the host's fused multiply-add computes it (IEEE 754's
+/// correctly rounded `fusedMultiplyAdd`, subnormals kept, as the software path; NaN results
+/// canonical); otherwise [`float::fma_f32`]. Both give the same bits
+/// (`the_host_fma_equals_the_software_fma`).
 pub fn ffma_rn(a: u32, b: u32, c: u32, _: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports FMA3, checked just above.
+        return unsafe { ffma_rn_fma3(a, b, c) };
+    }
     float::fma_f32(a, b, c, FMode::RN)
+}
+
+/// [`ffma_rn`] with the host's `vfmadd` (the `fma` target feature).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn ffma_rn_fma3(a: u32, b: u32, c: u32) -> u32 {
+    let r = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
+    if r.is_nan() {
+        float::CANON_NAN_F32
+    } else {
+        r.to_bits()
+    }
 }
 
 /// `I2FP.F32.S32 d, a` and `I2F.S32` (round to nearest even).
@@ -468,6 +489,68 @@ pub fn f2fp_bf16(a: u32, b: u32, _: u32, _: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_host_fma_equals_the_software_fma() {
+        // Special values, subnormals, halfway cases and a deterministic pseudo-random sweep.
+        let special = [
+            0u32,
+            0x8000_0000,
+            1,
+            0x8000_0001,
+            0x007f_ffff,
+            0x0080_0000,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x3f80_0001,
+            0x7f7f_ffff,
+            0xff7f_ffff,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x7fa0_0001,
+            0x3400_0000,
+            0x3380_0000,
+            0x4b80_0000,
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let mut n = 0;
+        for &a in &special {
+            for &b in &special {
+                for &c in &special {
+                    assert_eq!(
+                        ffma_rn(a, b, c, 0),
+                        float::fma_f32(a, b, c, FMode::RN),
+                        "{a:#x} * {b:#x} + {c:#x}"
+                    );
+                    n += 1;
+                }
+            }
+        }
+        for _ in 0..200_000 {
+            let (a, b) = (next(), next());
+            // The addend near the product's magnitude, so that the sum cancels and rounds.
+            let p = f32::from_bits(a) * f32::from_bits(b);
+            let c = if next() & 1 == 0 {
+                next()
+            } else {
+                (-p).to_bits() ^ (next() & 0xff)
+            };
+            assert_eq!(
+                ffma_rn(a, b, c, 0),
+                float::fma_f32(a, b, c, FMode::RN),
+                "{a:#x} * {b:#x} + {c:#x}"
+            );
+            n += 1;
+        }
+        assert!(n > 200_000);
+    }
 
     #[test]
     fn funnel_shifts_take_the_low_word_first() {

@@ -338,7 +338,10 @@ pub fn run<O: Observer>(
                     let first = w.id * 32;
                     let n = threads.saturating_sub(first).min(32);
                     let live = if n == 32 { !0 } else { (1u32 << n) - 1 };
-                    w.reset(live);
+                    match &k.sass {
+                        Some(sc) => w.reset_ranges(live, &sc.reset),
+                        None => w.reset(live),
+                    }
                 }
                 ctx.launch_limited = ctx.launch_budget < ctx.l.budget_per_block;
                 ctx.block_budget = ctx.l.budget_per_block.min(ctx.launch_budget);

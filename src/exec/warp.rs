@@ -78,6 +78,22 @@ impl Warp {
     /// Resets the warp for a new block.
     pub fn reset(&mut self, live: u32) {
         self.regs.iter_mut().for_each(|r| *r = 0);
+        self.reset_state(live);
+    }
+
+    /// Resets the warp for a new block, zeroing only the register slots of `ranges`
+    /// (`[start, end)` in registers): the others must be zero already, or never read before
+    /// they are written.
+    pub fn reset_ranges(&mut self, live: u32, ranges: &[(u16, u16)]) {
+        for &(a, b) in ranges {
+            if let Some(r) = self.regs.get_mut(a as usize * 32..b as usize * 32) {
+                r.iter_mut().for_each(|r| *r = 0);
+            }
+        }
+        self.reset_state(live);
+    }
+
+    fn reset_state(&mut self, live: u32) {
         self.preds.iter_mut().for_each(|p| *p = 0);
         self.live = live;
         self.waiting = 0;

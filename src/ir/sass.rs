@@ -605,6 +605,9 @@ pub struct SassCode {
     pub gid: SReg,
     /// Lane 0: the lanes waiting at a `BSYNC`; lane 1: the last group number given out.
     pub aux: SReg,
+    /// The slot ranges `[start, end)` zeroed for each block; every other slot is never
+    /// written, or written before it is read, so a block need not clear the whole file.
+    pub reset: Vec<(u16, u16)>,
     /// Hardware registers per thread (ptxas), for the report.
     pub registers: u32,
     /// Bytes of local memory per thread ptxas's stack frame takes.

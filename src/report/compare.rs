@@ -267,6 +267,7 @@ mod tests {
                 resources: None,
                 occupancy_limiter: None,
                 lines: Vec::new(),
+                inst_mix: None,
                 printf: String::new(),
                 printf_dropped: 0,
                 caches: None,

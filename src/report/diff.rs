@@ -102,12 +102,21 @@ pub fn load(path: &Path) -> Result<RunReport, DiffError> {
         path: p.clone(),
         message: e.to_string(),
     })?;
-    serde_json::from_str(&text).map_err(|e| DiffError::Json {
+    let mut r: RunReport = serde_json::from_str(&text).map_err(|e| DiffError::Json {
         path: p,
         line: e.line(),
         column: e.column(),
         message: e.to_string(),
-    })
+    })?;
+    // A SASS report lists every line that executed; the comparison pairs the memory lines.
+    for l in &mut r.launches {
+        l.lines.retain(|ln| {
+            ln.metrics.keys().any(|k| {
+                !k.starts_with("smsp__inst_executed") && !k.starts_with("smsp__sass_thread_inst")
+            })
+        });
+    }
+    Ok(r)
 }
 
 /// One metric of a launch pair.

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod detail;
 pub mod diff;
 pub mod html;
+pub mod inst_mix;
 pub mod profile;
 pub mod sample;
 pub mod text;
@@ -21,6 +22,7 @@ use crate::gpu::occupancy::{Limiter, Occupancy};
 use crate::ir::{Kernel, Op};
 use crate::mem::counters::MemCounters;
 use crate::spec::Spec;
+use inst_mix::{InstMix, SassInst};
 use profile::Profile;
 
 /// The report of a whole spec.
@@ -60,8 +62,13 @@ pub struct LaunchReport {
     pub resources: Option<Resources>,
     /// The occupancy limiter, when known.
     pub occupancy_limiter: Option<String>,
-    /// Memory counters per CUDA source line (lines without memory traffic are left out).
+    /// Counters per CUDA source line: under PTX the lines with memory traffic, under SASS
+    /// every line that executed an instruction (their `smsp__inst_executed.sum` and thread
+    /// counters add up to the launch's).
     pub lines: Vec<LineReport>,
+    /// Under SASS: the instruction mix (executions per opcode and per class).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inst_mix: Option<InstMix>,
     /// What device `printf` printed during the launch, in execution order.
     pub printf: String,
     /// `printf` calls left out once the output reached the 1 MiB printf buffer limit.
@@ -106,9 +113,12 @@ pub struct LineReport {
     /// Bytes per lane of the line's widest memory access.
     pub width: u32,
     /// When the kernel ran as SASS: the line's instructions that executed, as Nsight Compute's
-    /// Source page lists them (warp-level executions, then the instruction), in address order.
+    /// Source page lists them (address, instruction, executions), in address order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sass: Vec<String>,
+    pub sass: Vec<SassInst>,
+    /// When the kernel ran as SASS: the line's instruction mix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inst_mix: Option<InstMix>,
     /// Thread-level memory accesses on this line (for ideal-sector estimates).
     pub thread_accesses: u64,
     /// Of those, loads.
@@ -232,6 +242,10 @@ impl LaunchReport {
             }),
             occupancy_limiter: limiter,
             lines: lines(spec, kernel, profile),
+            inst_mix: kernel
+                .sass
+                .is_some()
+                .then(|| InstMix::of(kernel, profile, None)),
             printf: stats.printf,
             printf_dropped: stats.printf_dropped,
             caches: None,
@@ -319,12 +333,16 @@ impl From<&crate::mem::cache::CacheCounters> for LineCaches {
 fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
     let mut by_line: BTreeMap<(u32, u32), LineReport> = BTreeMap::new();
     let mut file_cache: BTreeMap<u32, (String, Vec<String>)> = BTreeMap::new();
+    let sass = kernel.sass.is_some();
     for (pc, c) in profile.per_pc.iter().enumerate() {
         let is_mem = matches!(
             kernel.code[pc].op,
             Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex(_)
         );
-        if !is_mem || *c == MemCounters::default() {
+        let mem = is_mem && *c != MemCounters::default();
+        // Under SASS every executed instruction counts for its line.
+        let executed = sass && profile.warp_inst.get(pc).is_some_and(|&n| n > 0);
+        if !mem && !executed {
             continue;
         }
         let info = &kernel.info[pc];
@@ -335,7 +353,7 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
             _ => 0,
         };
         let key = (info.src_file, info.src_line);
-        let (fname, text) = {
+        let lr = by_line.entry(key).or_insert_with(|| {
             let entry = file_cache.entry(info.src_file).or_insert_with(|| {
                 let path = kernel
                     .files
@@ -351,28 +369,41 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
                 .get(info.src_line.saturating_sub(1) as usize)
                 .map(|s| s.trim().to_string())
                 .unwrap_or_default();
-            (entry.0.clone(), text)
-        };
-        let lr = by_line.entry(key).or_insert_with(|| LineReport {
-            file: if info.src_line == 0 {
-                "(no line)".into()
-            } else {
-                fname
-            },
-            line: info.src_line,
-            text,
-            metrics: BTreeMap::new(),
-            max_way: 1,
-            width: 0,
-            sass: Vec::new(),
-            thread_accesses: 0,
-            thread_loads: 0,
-            thread_stores: 0,
-            cache: None,
-            pcs: Vec::new(),
-            counters: MemCounters::default(),
+            LineReport {
+                file: if info.src_line == 0 {
+                    "(no line)".into()
+                } else {
+                    entry.0.clone()
+                },
+                line: info.src_line,
+                text,
+                metrics: BTreeMap::new(),
+                max_way: 1,
+                width: 0,
+                sass: Vec::new(),
+                inst_mix: None,
+                thread_accesses: 0,
+                thread_loads: 0,
+                thread_stores: 0,
+                cache: None,
+                pcs: Vec::new(),
+                counters: MemCounters::default(),
+            }
         });
         lr.pcs.push(pc as u32);
+        if executed {
+            // The SASS of the line, with Nsight Compute's per-instruction counters.
+            lr.sass.push(SassInst {
+                address: pc as u32 * 16,
+                text: info.text.clone(),
+                executed: profile.warp_inst[pc],
+                threads: profile.active_inst[pc],
+                threads_pred_on: profile.thread_inst[pc],
+            });
+        }
+        if !mem {
+            continue;
+        }
         lr.counters.merge(c);
         lr.width = lr.width.max(width);
         lr.thread_accesses += profile.thread_inst[pc];
@@ -383,25 +414,9 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
         }
         lr.max_way = lr.max_way.max(c.shared_max_way());
     }
-    if kernel.sass.is_some() {
-        // The SASS of each reported line, with Nsight Compute's per-instruction counter.
-        for (pc, &n) in profile.warp_inst.iter().enumerate() {
-            let info = &kernel.info[pc];
-            if n == 0 {
-                continue;
-            }
-            if let Some(lr) = by_line.get_mut(&(info.src_file, info.src_line)) {
-                lr.sass.push(format!("{n:>12}  {}", info.text));
-                *lr.metrics
-                    .entry("smsp__inst_executed.sum".into())
-                    .or_insert(0) += n;
-            }
-        }
-    }
     by_line
         .into_values()
         .map(|mut l| {
-            let inst = l.metrics.remove("smsp__inst_executed.sum");
             l.metrics = l
                 .counters
                 .metrics()
@@ -409,8 +424,19 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
                 .filter(|(_, v)| *v != 0)
                 .map(|(k, v)| (k.to_string(), v))
                 .collect();
-            if let Some(n) = inst {
+            if sass {
+                let sum = |f: fn(&SassInst) -> u64| l.sass.iter().map(f).sum::<u64>();
+                let (n, t, p) = (
+                    sum(|i| i.executed),
+                    sum(|i| i.threads),
+                    sum(|i| i.threads_pred_on),
+                );
                 l.metrics.insert("smsp__inst_executed.sum".into(), n);
+                l.metrics
+                    .insert("smsp__sass_thread_inst_executed.sum".into(), t);
+                l.metrics
+                    .insert("smsp__sass_thread_inst_executed_pred_on.sum".into(), p);
+                l.inst_mix = Some(InstMix::of(kernel, profile, Some(&l.pcs)));
             }
             l
         })

@@ -23,6 +23,8 @@ pub struct Profile {
     pub thread_inst: Vec<u64>,
     /// Thread-level executions counting predicated-off lanes too (all active lanes).
     pub active_threads: u64,
+    /// The same by instruction index.
+    pub active_inst: Vec<u64>,
     /// Let the memory models take their shortcuts (the default); `false` for differential
     /// testing, with the same counts.
     pub fast_paths: bool,
@@ -41,6 +43,7 @@ impl Profile {
             warp_inst: vec![0; code_len],
             thread_inst: vec![0; code_len],
             active_threads: 0,
+            active_inst: vec![0; code_len],
             fast_paths: true,
             caches: None,
             tex: TexturePath::default(),
@@ -113,10 +116,12 @@ impl Observer for Profile {
 
     #[inline(always)]
     fn inst(&mut self, pc: u32, active: u32, exec: u32) {
-        self.active_threads += active.count_ones() as u64;
+        let a = active.count_ones() as u64;
+        self.active_threads += a;
         if let Some(w) = self.warp_inst.get_mut(pc as usize) {
             *w += 1;
             self.thread_inst[pc as usize] += exec.count_ones() as u64;
+            self.active_inst[pc as usize] += a;
         }
     }
 }

@@ -10,21 +10,11 @@ const SASS_LINES: usize = 12;
 
 /// How early the text report lists a SASS instruction (`count  [@P] OPCODE ...`) of a line:
 /// local accesses (spills and per-thread arrays) first, then other memory accesses, then the rest.
-fn mem_rank(listed: &str) -> u8 {
-    let mut it = listed.split_whitespace().skip(1);
-    let op = match it.next() {
-        Some(g) if g.starts_with('@') => it.next().unwrap_or(""),
-        Some(o) => o,
-        None => "",
-    };
-    if op.starts_with("LDL") || op.starts_with("STL") {
+fn mem_rank(i: &crate::report::inst_mix::SassInst) -> u8 {
+    let op = crate::report::inst_mix::opcode(&i.text);
+    if op == "LDL" || op == "STL" {
         0
-    } else if ["LDG", "STG", "LDS", "STS", "LD.", "ST.", "ATOM", "RED"]
-        .iter()
-        .any(|p| op.starts_with(p))
-        || op == "LD"
-        || op == "ST"
-    {
+    } else if crate::report::inst_mix::class(op) == "load/store" && op != "LDC" {
         1
     } else {
         2
@@ -335,6 +325,10 @@ pub fn render(r: &Report, top: usize) -> String {
                 thousands(m(l, "smsp__inst_executed.sum")),
                 thousands(m(l, "smsp__sass_thread_inst_executed.sum"))
             );
+            if let Some(mix) = &l.inst_mix {
+                let _ = writeln!(s, "  instruction mix: {}", mix.render_classes());
+                let _ = writeln!(s, "  top opcodes: {}", mix.render_top_opcodes(8));
+            }
         }
         if !l.printf.is_empty() || l.printf_dropped > 0 {
             let _ = writeln!(s, "  printf output:");
@@ -525,12 +519,30 @@ pub fn render(r: &Report, top: usize) -> String {
                         shown.push(key);
                         let _ = writeln!(
                             s,
-                            "      SASS (warp-level executions; memory instructions first):"
+                            "      SASS (address, instruction, instructions executed, thread instructions executed):"
                         );
-                        let mut listed: Vec<&String> = lr.sass.iter().collect();
-                        listed.sort_by_key(|i| mem_rank(i));
+                        let mut listed: Vec<&crate::report::inst_mix::SassInst> =
+                            lr.sass.iter().collect();
+                        // Which instructions to show: local, then other memory ones first;
+                        // shown in address order.
+                        listed.sort_by_key(|i| (mem_rank(i), i.address));
+                        listed.truncate(SASS_LINES);
+                        listed.sort_by_key(|i| i.address);
+                        let wide = listed
+                            .iter()
+                            .take(SASS_LINES)
+                            .map(|i| i.text.len())
+                            .max()
+                            .unwrap_or(0);
                         for i in listed.iter().take(SASS_LINES) {
-                            let _ = writeln!(s, "      {i}");
+                            let _ = writeln!(
+                                s,
+                                "        /*{:04x}*/  {:<wide$}  {:>12}  {:>14}",
+                                i.address,
+                                i.text,
+                                thousands(i.executed),
+                                thousands(i.threads)
+                            );
                         }
                         if lr.sass.len() > SASS_LINES {
                             let _ = writeln!(
@@ -567,6 +579,7 @@ mod texture_tests {
             max_way: 1,
             width: 16,
             sass: Vec::new(),
+            inst_mix: None,
             thread_accesses: 0,
             thread_loads: 0,
             thread_stores: 0,

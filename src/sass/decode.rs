@@ -167,6 +167,12 @@ pub(crate) struct Slots {
     pub aux: u16,
     pub wide: u16,
     pub sink: u16,
+    /// Convergence-barrier slots (`B0..`).
+    pub nb: u16,
+    /// The general registers the text names (bit `n`: `Rn`).
+    pub named_r: [u64; 4],
+    /// The uniform registers the text names (bit `n`: `URn`).
+    pub named_ur: u64,
 }
 
 impl Slots {
@@ -174,8 +180,52 @@ impl Slots {
         self.sink as u32 + 1
     }
 
+    /// The slot ranges `[start, end)` a block must find zeroed (see
+    /// [`crate::ir::sass::SassCode::reset`]): every register an instruction can name, with the
+    /// rest of its aligned group of four (a 128-bit operand names only the first register of
+    /// four; pairs and quads are aligned), the convergence barriers, the group ids and the
+    /// schedule's bookkeeping. The zero slot is never written; the `WARPSYNC` wait records and
+    /// the 64-bit atomic slots are written before they are read; the sink is never read.
+    pub fn reset_ranges(&self) -> Vec<(u16, u16)> {
+        let mut zero = vec![false; self.total() as usize];
+        for n in 0..256u16 {
+            if self.named_r[n as usize / 64] >> (n % 64) & 1 == 1 {
+                for r in n..=(n | 3) {
+                    if r < self.nr {
+                        zero[r as usize] = true;
+                    }
+                }
+            }
+        }
+        for n in 0..64u16 {
+            if self.named_ur >> n & 1 == 1 {
+                for u in n..=(n | 3) {
+                    if self.ur + u < self.b {
+                        zero[(self.ur + u) as usize] = true;
+                    }
+                }
+            }
+        }
+        for slot in (self.b..self.b + self.nb).chain([self.gid, self.aux]) {
+            zero[slot as usize] = true;
+        }
+        let mut out: Vec<(u16, u16)> = Vec::new();
+        for (i, z) in zero.iter().enumerate() {
+            if !*z {
+                continue;
+            }
+            let i = i as u16;
+            match out.last_mut() {
+                Some((_, end)) if *end == i => *end = i + 1,
+                _ => out.push((i, i + 1)),
+            }
+        }
+        out
+    }
+
     fn of(k: &RawKernel) -> Slots {
         let (mut max_r, mut max_ur) = (0u32, 0u32);
+        let (mut named_r, mut named_ur) = ([0u64; 4], 0u64);
         // Convergence barriers used (`BSSY B1, ...`): only those get slots, since every slot is
         // zeroed for each block.
         let mut nb = 0u16;
@@ -207,8 +257,14 @@ impl Slots {
                 if let Ok(n) = digits.parse::<u32>() {
                     if uniform {
                         max_ur = max_ur.max(n);
+                        if n < 64 {
+                            named_ur |= 1 << n;
+                        }
                     } else {
                         max_r = max_r.max(n);
+                        if n < 256 {
+                            named_r[n as usize / 64] |= 1 << (n % 64);
+                        }
                     }
                 }
             }
@@ -234,6 +290,9 @@ impl Slots {
             aux,
             wide,
             sink,
+            nb,
+            named_r,
+            named_ur,
         }
     }
 }

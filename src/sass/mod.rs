@@ -228,6 +228,7 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassEr
             wide: d.slots.wide,
             wsync: d.slots.wsync,
             aux: d.slots.aux,
+            reset: d.slots.reset_ranges(),
             registers: info.map(|h| h.registers).unwrap_or(0),
             stack_frame,
             file: file.to_string(),

@@ -947,14 +947,21 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 put_pred(w, *q, e, lut3(x, y, z, lut[1] as u32));
             }
             SOp::S2r { d, sr, .. } => {
-                let mut out = [0u32; 32];
-                for (l, o) in out.iter_mut().enumerate() {
-                    *o = match sr {
-                        SpecialReg::Ptx(s) => self.sreg(w, mem, *s, l) as u32,
-                        SpecialReg::CgaCtaId | SpecialReg::Zero => 0,
-                        SpecialReg::SwinHi => (space::SHARED_WINDOW >> 32) as u32,
-                    };
-                }
+                // Only the thread index, the lane id and the lane masks differ between lanes.
+                let out: [u32; 32] = match sr {
+                    SpecialReg::Ptx(Sreg::Tid(i)) => w.tid[*i as usize],
+                    SpecialReg::Ptx(
+                        s @ (Sreg::LaneId
+                        | Sreg::LanemaskEq
+                        | Sreg::LanemaskLe
+                        | Sreg::LanemaskLt
+                        | Sreg::LanemaskGe
+                        | Sreg::LanemaskGt),
+                    ) => std::array::from_fn(|l| self.sreg(w, mem, *s, l) as u32),
+                    SpecialReg::Ptx(s) => [self.sreg(w, mem, *s, 0) as u32; 32],
+                    SpecialReg::CgaCtaId | SpecialReg::Zero => [0; 32],
+                    SpecialReg::SwinHi => [(space::SHARED_WINDOW >> 32) as u32; 32],
+                };
                 self.put(w, sc, *d, e, &out);
             }
             SOp::Ldc {
@@ -969,7 +976,15 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 let mut out = [0u32; 32];
                 let n = *bytes as usize;
                 let mut hi = [0u32; 32];
-                for l in lanes(e) {
+                // An index that is the same in every lane (`RZ`, a uniform register; every
+                // `ULDC`) reads the bank once.
+                let uniform_index = *r == sc.zero || (*r > sc.zero && *r < sc.b);
+                let each = if uniform_index && e != 0 {
+                    e & e.wrapping_neg()
+                } else {
+                    e
+                };
+                for l in lanes(each) {
                     let idx = w.regs[*r as usize * 32 + l] as u32;
                     let at = off.wrapping_add(idx);
                     let v = self.cword(*bank, at, n).ok_or_else(|| {
@@ -992,6 +1007,11 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     };
                     out[l] = v as u32;
                     hi[l] = (v >> 32) as u32;
+                }
+                if each != e {
+                    let l0 = each.trailing_zeros() as usize;
+                    out = [out[l0]; 32];
+                    hi = [hi[l0]; 32];
                 }
                 self.put(w, sc, *d, e, &out);
                 if n == 8 {

@@ -345,6 +345,28 @@ fn summary(l: &LaunchReport) -> Vec<Row> {
         "warp instructions (PTX)",
         "gpumemsim__ptx_inst_executed.sum",
     ));
+    rows.extend(metric_row(
+        l,
+        "warp instructions (SASS)",
+        "smsp__inst_executed.sum",
+    ));
+    rows.extend(metric_row(
+        l,
+        "thread instructions (SASS)",
+        "smsp__sass_thread_inst_executed.sum",
+    ));
+    if let Some(mix) = &l.inst_mix {
+        rows.push(plain(
+            "instruction mix",
+            mix.render_classes(),
+            "warp-level executions by class of opcode (sections of the Hopper instruction set table)",
+        ));
+        rows.push(plain(
+            "top opcodes",
+            mix.render_top_opcodes(8),
+            "sass__inst_executed_per_opcode",
+        ));
+    }
     rows
 }
 
@@ -440,12 +462,28 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
         for (i, text) in f.lines.iter().enumerate() {
             let n = i as u32 + 1;
             let lr = l.lines.iter().find(|x| x.file == f.file && x.line == n);
-            let ptx: Vec<String> = d
-                .ptx
-                .iter()
-                .filter(|p| p.file == f.file && p.line == n)
-                .map(|p| format!("{:>5}  {}", p.ptx_line, p.text))
-                .collect();
+            let ptx: Vec<String> = match lr.filter(|lr| !lr.sass.is_empty()) {
+                // Under SASS: the line's instructions as Nsight Compute's Source page lists
+                // them (address, instructions executed, instruction).
+                Some(lr) => lr
+                    .sass
+                    .iter()
+                    .map(|i| {
+                        format!(
+                            "/*{:04x}*/ {:>12}  {}",
+                            i.address,
+                            thousands(i.executed),
+                            i.text
+                        )
+                    })
+                    .collect(),
+                None => d
+                    .ptx
+                    .iter()
+                    .filter(|p| p.file == f.file && p.line == n)
+                    .map(|p| format!("{:>5}  {}", p.ptx_line, p.text))
+                    .collect(),
+            };
             let (cost, badges, tip, findings) = match lr {
                 Some(lr) => {
                     let c = memory_cost(lr.metrics.iter().map(|(k, v)| (k, *v as f64)));
@@ -502,6 +540,10 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
                     let cr = get("gpumemsim__const_requests.sum");
                     if cr > 0 {
                         badges.push(format!("{} const req", thousands(cr)));
+                    }
+                    let inst = get("smsp__inst_executed.sum");
+                    if inst > 0 {
+                        badges.push(format!("{} inst", thousands(inst)));
                     }
                     let mut tip: Vec<String> = lr
                         .metrics
