@@ -9,7 +9,9 @@
 //!
 //! Under the default ([`Isa::Auto`]) a module whose SASS cannot be decoded yet (an opcode or
 //! modifier gpumemsim does not execute) falls back to its PTX, with the located SASS line as
-//! the reason; `--isa sass` makes that an error instead, and `--isa ptx` runs the PTX.
+//! the reason, and so does a spec whose SASS run stops at something the SASS executor does not
+//! model ([`crate::run::run_spec`]); `--isa sass` makes either an error instead, and `--isa ptx`
+//! runs the PTX.
 
 use crate::run::ptxfile::PtxFile;
 use crate::run::RunError;
@@ -123,4 +125,17 @@ pub fn load(dev: &mut Device, ptx: &PtxFile, isa: Isa) -> Result<IsaChoice, RunE
         ))),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Why the PTX ran after the SASS run stopped at `f`, an unsupported-feature fault (one line).
+pub fn rerun_reason(f: &crate::exec::fault::KernelFault) -> String {
+    format!(
+        "SASS run stopped: {} in {} (block {:?}, thread {:?}) at SASS line {}: {}",
+        f.kind,
+        f.kernel,
+        f.block,
+        f.thread,
+        f.ptx_line,
+        f.ptx_text.trim()
+    )
 }

@@ -207,10 +207,39 @@ pub fn compile_spec(spec: &Spec, src: &Path) -> Result<PtxFile, RunError> {
 }
 
 /// Runs every launch of `spec` and returns the report.
+///
+/// Under [`Isa::Auto`], a SASS run that stops at something the SASS executor does not model
+/// (a [`crate::exec::fault::FaultKind::Unsupported`] fault, never a fault of the kernel) is run
+/// again as PTX, and the report says why ([`isa::rerun_reason`]).
 pub fn run_spec(
     spec: &Spec,
     opts: &RunOptions,
     progress: &mut dyn FnMut(usize, u64, u64),
+) -> Result<Report, RunError> {
+    let mut ran = None;
+    match run_spec_as(spec, opts, progress, &mut ran) {
+        Err(RunError::Runtime(RuntimeError::Fault(f)))
+            if opts.isa == Isa::Auto
+                && ran.as_ref().is_some_and(|c: &IsaChoice| c.isa == "sass")
+                && matches!(f.kind, crate::exec::fault::FaultKind::Unsupported { .. }) =>
+        {
+            let again = RunOptions {
+                isa: Isa::Ptx,
+                ..opts.clone()
+            };
+            let mut r = run_spec_as(spec, &again, progress, &mut None)?;
+            r.isa_reason = isa::rerun_reason(&f);
+            Ok(r)
+        }
+        r => r,
+    }
+}
+
+fn run_spec_as(
+    spec: &Spec,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(usize, u64, u64),
+    ran: &mut Option<IsaChoice>,
 ) -> Result<Report, RunError> {
     let file = spec.path.display().to_string();
     if opts.write_outputs {
@@ -223,6 +252,7 @@ pub fn run_spec(
     }
     dev.load_ptx_with(&ptx.text, &ptx.path.display().to_string(), &opts.ptx)?;
     let isa = isa::load(&mut dev, &ptx, opts.isa)?;
+    *ran = Some(isa.clone());
     // Buffers: the budget is checked for all of them before any byte is generated, and each
     // buffer's initial bytes become its device memory (moved, not copied).
     let located = |key: String, e: RuntimeError| RunError::Launch {
