@@ -652,3 +652,35 @@ fn isa_under_sass_against_the_h200() {
     assert!(n > 50, "only {n} counter values compared");
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+/// Under the default, a SASS run that stops at something the SASS executor does not model
+/// (warp_masks.toml's cooperative-groups slow path, [`NOT_YET`]) runs again as PTX, and the
+/// report names the SASS line. When warp_masks runs as SASS, this test needs another such case.
+#[test]
+fn a_sass_run_the_executor_cannot_finish_runs_again_as_ptx() {
+    let spec = Spec::load("tests/hw/kernels/warp_masks.toml").unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        write_outputs: false,
+        ..RunOptions::default()
+    };
+    assert_eq!(
+        opts.isa,
+        Isa::Auto,
+        "SASS where it can be had is the default"
+    );
+    let r = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.isa, "ptx");
+    assert!(
+        r.isa_reason.starts_with("SASS run stopped: ")
+            && r.isa_reason.contains("at SASS line ")
+            && r.isa_reason.contains("WARPSYNC"),
+        "{}",
+        r.isa_reason
+    );
+    let (_, ptx) = run(&spec, Isa::Ptx).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!ptx.is_empty());
+    assert!(
+        r.outputs == ptx,
+        "the rerun computes what the PTX run computes"
+    );
+}
