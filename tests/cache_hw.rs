@@ -332,8 +332,13 @@ fn within(metric: &str, sim: f64, hw: f64) -> bool {
 
 fn run(spec: &str) -> Report {
     let spec = Spec::load(spec).unwrap_or_else(|e| panic!("{e}"));
+    // As PTX, the ISA these exclusions were measured against. Under SASS, `local_spill`
+    // (k_local launch 4) has the H200's spill traffic, but 1,096 of its local load sectors miss
+    // in the model's L1 where the H200 hits on all of them (the L1 model does not keep the
+    // lines the spill stores wrote), 5 values outside tolerance: not yet.
     let opts = RunOptions {
         write_outputs: false,
+        isa: gpumemsim::run::Isa::Ptx,
         ..RunOptions::default()
     };
     run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"))

@@ -44,7 +44,8 @@ fn gpumemsim(args: &[&str]) -> (Output, Duration) {
 /// command finished within seconds; returns standard error.
 fn run_expect(spec: &Path, extra: &[&str], code: i32) -> String {
     let spec = spec.to_str().unwrap();
-    let mut args = vec!["run", spec];
+    // The fixtures are hand-written PTX, and their messages name PTX lines: the PTX runs.
+    let mut args = vec!["run", spec, "--isa", "ptx"];
     args.extend_from_slice(extra);
     let (out, took) = gpumemsim(&args);
     check(&out, took, code)

@@ -36,6 +36,7 @@ fn run(spec: &Path, extra: &[&str], code: i32, secs: u64) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
         .arg("run")
         .arg(spec)
+        .args(["--isa", "ptx"]) // hand-written PTX fixtures, PTX-line messages
         .args(extra)
         .output()
         .expect("the gpumemsim binary runs");

@@ -10,8 +10,10 @@ use gpumemsim::spec::Spec;
 mod common;
 
 fn run(spec: &Spec, fast_paths: bool) -> (serde_json::Value, Vec<(String, String, Vec<u8>)>) {
+    // The executor's specialised paths are those of the PTX executor.
     let mut opts = RunOptions {
         write_outputs: false,
+        isa: gpumemsim::run::Isa::Ptx,
         ..RunOptions::default()
     };
     opts.launch.fast_paths = fast_paths;

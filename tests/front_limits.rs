@@ -35,9 +35,11 @@ fn case(name: &str, ptx: &str, spec: &str) -> PathBuf {
 
 /// Runs `gpumemsim run DIR/spec.toml`, killing it after `limit`; returns (exit status, stderr).
 fn run_bin(dir: &std::path::Path, limit: Duration) -> (Option<i32>, String) {
+    // The PTX front end and the lowering's passes are under test: the PTX runs.
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
         .arg("run")
         .arg(dir.join("spec.toml"))
+        .args(["--isa", "ptx"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -236,8 +238,10 @@ fn loads_that_extend_differently_are_not_fused() {
 }
 
 fn report(spec: &Spec, passes: bool) -> gpumemsim::report::Report {
+    // The lowering's ptxas imitations are a feature of the PTX path.
     let mut opts = RunOptions {
         write_outputs: false,
+        isa: gpumemsim::run::Isa::Ptx,
         ..RunOptions::default()
     };
     opts.ptx.ptxas_passes = passes;

@@ -13,14 +13,19 @@ use gpumemsim::spec::Spec;
 mod common;
 
 /// Validation specs whose SASS the executor does not run yet, with the reason the run must
-/// give: `isa` uses f16 arithmetic (`HSETP2`, `HADD2`, ...) the decoder refuses at load, with
-/// the SASS line; in `warp_masks` the lane groups of a cooperative-groups slow path
+/// give: in `warp_masks` the lane groups of a cooperative-groups slow path
 /// (`WARPSYNC.EXCLUSIVE` after a `BRA.DIV`) end up waiting for each other, which the executor
 /// reports as a fault naming the instruction instead of hanging.
-const NOT_YET: &[(&str, &str)] = &[
-    ("tests/hw/kernels/isa.toml", "unsupported SASS instruction"),
-    ("tests/hw/kernels/warp_masks.toml", "can never arrive"),
-];
+const NOT_YET: &[(&str, &str)] = &[("tests/hw/kernels/warp_masks.toml", "can never arrive")];
+
+/// Specs that run as SASS but are checked by a test of their own, with the differences it
+/// lists ([`isa_under_sass_against_the_h200`]).
+const OWN_TEST: &[&str] = &["tests/hw/kernels/isa.toml"];
+
+/// Whether the shared loops leave `path` out.
+fn skipped(path: &str) -> bool {
+    OWN_TEST.contains(&path) || NOT_YET.iter().any(|(p, _)| *p == path)
+}
 
 type Outputs = Vec<(String, String, Vec<u8>)>;
 
@@ -83,6 +88,9 @@ fn sass_and_ptx_give_bit_identical_outputs() {
     let mut compared = 0;
     let mut launches = 0;
     for (path, _) in common::CASES {
+        if OWN_TEST.contains(path) {
+            continue;
+        }
         let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
         let sass = run(&spec, Isa::Sass);
         if let Some((_, why)) = NOT_YET.iter().find(|(p, _)| p == path) {
@@ -117,8 +125,8 @@ fn sass_and_ptx_give_bit_identical_outputs() {
         }
         compared += 1;
     }
-    assert!(compared + NOT_YET.len() == common::CASES.len());
-    assert!(launches >= 190, "only {launches} launches ran as SASS");
+    assert!(compared + NOT_YET.len() + OWN_TEST.len() == common::CASES.len());
+    assert!(launches >= 185, "only {launches} launches ran as SASS");
 }
 
 /// The recorded H200 counters of `program`'s cubin (tests/hw/h200/sass/ncu/NAME.csv).
@@ -153,7 +161,7 @@ fn sass_counters_against_the_h200() {
     let mut checked = 0;
     let mut mismatches: Vec<String> = Vec::new();
     for (path, program) in common::CASES {
-        if NOT_YET.iter().any(|(p, _)| p == path) {
+        if skipped(path) {
             continue;
         }
         let hw = hardware(program)
@@ -213,7 +221,7 @@ fn sass_outputs_equal_those_of_the_same_cubins_on_the_h200() {
         .collect();
     let mut checked = 0;
     for (path, program) in common::CASES {
-        if NOT_YET.iter().any(|(p, _)| p == path) {
+        if skipped(path) {
             continue;
         }
         let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
@@ -361,7 +369,7 @@ fn compare_counters(
 fn sass_thread_instruction_counters_against_the_h200() {
     let (mut checked, mut bad) = (0, Vec::new());
     for (path, program) in common::CASES {
-        if NOT_YET.iter().any(|(p, _)| p == path) {
+        if skipped(path) {
             continue;
         }
         let hw = hardware2(program).unwrap_or_else(|| {
@@ -517,4 +525,233 @@ fn generic_memory_as_sass_equals_ptx_and_the_c_semantics() {
         assert_eq!(sb, pb, "{name}: the SASS and PTX runs differ");
         assert_eq!(&sb, w, "{name}: the SASS run differs from the C semantics");
     }
+}
+
+/// Runs the binary in `dir` with `envs`; returns (exit status, stdout, stderr).
+fn cli(dir: &std::path::Path, args: &[&str], envs: &[(&str, &str)]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpumemsim"))
+        .args(args)
+        .current_dir(dir)
+        .envs(envs.iter().copied())
+        .output()
+        .expect("the gpumemsim binary runs");
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(!e.contains("panicked"), "{args:?} panicked:\n{e}");
+    (out.status.code().unwrap_or(-1), o, e)
+}
+
+/// A fresh directory holding copies of examples/transpose.{toml,cu,ptx} (no `.sass`).
+fn transpose_copy(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpumemsim-isa-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in ["transpose.toml", "transpose.cu", "transpose.ptx"] {
+        std::fs::copy(format!("examples/{f}"), dir.join(f)).expect("copy");
+    }
+    dir
+}
+
+#[test]
+fn sass_is_the_default_and_the_report_says_why() {
+    // The committed SASS runs by default, and the text, JSON and HTML reports say so.
+    let here = std::env::current_dir().expect("cwd");
+    let html = std::env::temp_dir().join(format!("gpumemsim-isa-{}.html", std::process::id()));
+    let html_s = html.display().to_string();
+    let args = ["run", "examples/transpose.toml", "--no-caches"];
+    let (code, out, err) = cli(&here, &[&args[..], &["--html", &html_s]].concat(), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("isa: SASS (") && l.ends_with("examples/transpose.sass)")),
+        "{out}"
+    );
+    let page = std::fs::read_to_string(&html).expect("the HTML report");
+    let _ = std::fs::remove_file(&html);
+    assert!(
+        page.contains("isa: SASS ("),
+        "the HTML report names the ISA"
+    );
+    let (_, json, _) = cli(&here, &[&args[..], &["--json"]].concat(), &[]);
+    let j: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(j["isa"], "sass");
+    assert!(j["launches"]
+        .as_array()
+        .expect("launches")
+        .iter()
+        .all(|l| l["isa"] == "sass"));
+    // `--isa ptx` runs the PTX.
+    let (_, out, _) = cli(&here, &[&args[..], &["--isa", "ptx"]].concat(), &[]);
+    assert!(out.contains("\nisa: PTX (--isa ptx)\n"), "{out}");
+
+    // No SASS to be had (no committed `.sass`, no ptxas): the PTX runs and the report names
+    // the pip package; `--isa sass` is a one-line error naming it.
+    let dir = transpose_copy("none");
+    let cache = dir.join("cache").display().to_string();
+    let env = [
+        ("GPUMEMSIM_PTXAS", "/nonexistent/ptxas"),
+        ("GPUMEMSIM_CACHE", cache.as_str()),
+    ];
+    let (code, out, err) = cli(&dir, &["run", "transpose.toml", "--no-caches"], &env);
+    assert_eq!(code, 0, "{err}");
+    let want = format!(
+        "isa: PTX (no SASS: ptxas not installed — pip install {})",
+        gpumemsim::sass::tools::PTXAS_PACKAGE
+    );
+    assert!(out.lines().any(|l| l == want), "{out}");
+    let (code, _, err) = cli(
+        &dir,
+        &["run", "transpose.toml", "--no-caches", "--isa", "sass"],
+        &env,
+    );
+    assert_eq!(code, 2);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "pip install {}",
+            gpumemsim::sass::tools::PTXAS_PACKAGE
+        )),
+        "{err}"
+    );
+
+    // SASS that does not decode (an opcode gpumemsim does not execute): by default the PTX runs
+    // and the report gives the located line; `--isa sass` refuses it with the same location.
+    let sass = std::fs::read_to_string("examples/transpose.sass").expect("sass");
+    let target = "IMAD.WIDE R8, R7, 0x4, R8 ;";
+    let line = sass.lines().position(|l| l.contains(target)).expect("line") + 1;
+    std::fs::write(
+        dir.join("transpose.sass"),
+        sass.replacen(target, "FROB R8, R7 ;", 1),
+    )
+    .expect("write");
+    let (code, out, err) = cli(&dir, &["run", "transpose.toml", "--no-caches"], &env);
+    assert_eq!(code, 0, "{err}");
+    let at = format!("transpose.sass:{line}: unsupported SASS instruction 'FROB'");
+    let l = out
+        .lines()
+        .find(|l| l.starts_with("isa: PTX (SASS not run: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(l.contains(&at) && l.contains("FROB R8, R7"), "{l}");
+    let (code, _, err) = cli(
+        &dir,
+        &["run", "transpose.toml", "--no-caches", "--isa", "sass"],
+        &env,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains(&at), "{err}");
+    // The PTX that ran instead computes what the SASS computed.
+    for f in [
+        "transpose_naive.bin",
+        "transpose_tile.bin",
+        "transpose_padded.bin",
+    ] {
+        let a = std::fs::read(dir.join("out").join(f)).expect("PTX output");
+        let b = std::fs::read(here.join("examples/out").join(f)).expect("SASS output");
+        assert!(a == b, "{f}: the PTX fallback differs from the SASS run");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The words of isa.toml's outputs in which its SASS run differs from the H200 (the PTX run
+/// has its own, tests/h200.rs): (file, result, thread, cause). Every one must still differ and
+/// no other may, so a fix shows up here.
+const ISA_WORDS_NOT_YET: &[(&str, usize, usize, &str)] = &[
+    (
+        "isa_float.bin",
+        80,
+        176,
+        "__fsqrt_rz(-0.0f): the H200 gives -0, the SASS run +0 (the sign is lost on the slow path)",
+    ),
+    ("isa_float.bin", 82, 176, "sqrtf(-0.0f): as result 80"),
+    ("isa_float.bin", 82, 304, "sqrtf(-0.0f): as result 80"),
+    (
+        "isa_float.bin",
+        138,
+        145,
+        "__dsqrt_ru(fabs(NaN)), high word: the H200 keeps the NaN's sign, the SASS run clears it",
+    ),
+    ("isa_float.bin", 138, 158, "as result 138 thread 145"),
+    ("isa_float.bin", 138, 373, "as result 138 thread 145"),
+    ("isa_float.bin", 138, 461, "as result 138 thread 145"),
+];
+
+/// isa.toml under SASS: its f16/bf16 pair arithmetic (`HADD2`, `HADD2.F32`, `HMUL2`, `HFMA2`
+/// with `.MMA`, `.RELU`, `.SAT`, `.BF16_V2`, `HMNMX2`, `HSETP2`), `DSETP.MIN/MAX` and the
+/// 128-bit `IMAD.WIDE/HI` carry chains decode and run; every output word equals the H200's
+/// (tests/hw/h200/hw/outputs/k_isa) but those of [`ISA_WORDS_NOT_YET`], and the counters of
+/// the launches other than `isa_float` (instruction counts off by 29 of 32,427, the same slow
+/// paths) and `isa_atom` (a CAS retry loop whose count depends on contention: the two H200
+/// recordings give 1,654 and 2,264 `ATOMS`) equal the H200's (sass2).
+#[test]
+fn isa_under_sass_against_the_h200() {
+    let spec = Spec::load("tests/hw/kernels/isa.toml").unwrap_or_else(|e| panic!("{e}"));
+    let (sim, outputs) = run(&spec, Isa::Sass).unwrap_or_else(|e| panic!("isa.toml: {e}"));
+    assert_eq!(sim["isa"], "sass", "{}", sim["isa_reason"]);
+    let threads = 512;
+    let mut differ = Vec::new();
+    let mut words = 0;
+    for (_, file, bytes) in &outputs {
+        let hw = std::fs::read(format!("tests/hw/h200/hw/outputs/k_isa/{file}"))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(hw.len(), bytes.len(), "{file}: size");
+        for (i, (h, s)) in hw.chunks(4).zip(bytes.chunks(4)).enumerate() {
+            words += 1;
+            if h != s {
+                differ.push((file.clone(), i / threads, i % threads));
+            }
+        }
+    }
+    assert!(outputs.len() >= 7 && words > 100_000, "only {words} words");
+    let want: Vec<(String, usize, usize)> = ISA_WORDS_NOT_YET
+        .iter()
+        .map(|(f, r, t, _)| (f.to_string(), *r, *t))
+        .collect();
+    assert_eq!(
+        differ, want,
+        "words of isa.toml's outputs that differ from the H200's"
+    );
+    let hw = hardware2("k_isa").expect("sass2 data for k_isa");
+    let mut required: Vec<&str> = EXACT.to_vec();
+    required.extend(THREAD);
+    let (n, req, _) = compare_counters("tests/hw/kernels/isa.toml", "k_isa", &hw, &required);
+    let bad: Vec<&String> = req
+        .iter()
+        .filter(|m| !m.contains("(isa_float(") && !m.contains("(isa_atom("))
+        .collect();
+    assert!(n > 50, "only {n} counter values compared");
+    assert!(bad.is_empty(), "{bad:?}");
+}
+
+/// Under the default, a SASS run that stops at something the SASS executor does not model
+/// (warp_masks.toml's cooperative-groups slow path, [`NOT_YET`]) runs again as PTX, and the
+/// report names the SASS line. When warp_masks runs as SASS, this test needs another such case.
+#[test]
+fn a_sass_run_the_executor_cannot_finish_runs_again_as_ptx() {
+    let spec = Spec::load("tests/hw/kernels/warp_masks.toml").unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        write_outputs: false,
+        ..RunOptions::default()
+    };
+    assert_eq!(
+        opts.isa,
+        Isa::Auto,
+        "SASS where it can be had is the default"
+    );
+    let r = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.isa, "ptx");
+    assert!(
+        r.isa_reason.starts_with("SASS run stopped: ")
+            && r.isa_reason.contains("at SASS line ")
+            && r.isa_reason.contains("WARPSYNC"),
+        "{}",
+        r.isa_reason
+    );
+    let (_, ptx) = run(&spec, Isa::Ptx).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!ptx.is_empty());
+    assert!(
+        r.outputs == ptx,
+        "the rerun computes what the PTX run computes"
+    );
 }

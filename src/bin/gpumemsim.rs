@@ -137,10 +137,11 @@ struct Limits {
     /// Do not model L1, L2 and DRAM (faster; their counters are left out of the report).
     #[arg(long)]
     no_caches: bool,
-    /// The instruction set to run: the PTX, or the sm_90 SASS ptxas makes of it (the
-    /// committed `.sass` next to the `.ptx`, or made with ptxas and nvdisasm).
-    #[arg(long, value_enum, default_value_t = IsaArg::Ptx)]
-    isa: IsaArg,
+    /// The instruction set to run: the sm_90 SASS ptxas makes of the PTX (the committed
+    /// `.sass` next to the `.ptx`, or made with ptxas and nvdisasm), or the PTX [default: SASS
+    /// where it can be had and decoded, else the PTX; the report says which ran and why].
+    #[arg(long, value_enum)]
+    isa: Option<IsaArg>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -157,8 +158,9 @@ impl Limits {
         opts.memory_budget = self.memory_budget;
         opts.caches = !self.no_caches;
         opts.isa = match self.isa {
-            IsaArg::Ptx => run::Isa::Ptx,
-            IsaArg::Sass => run::Isa::Sass,
+            None => run::Isa::Auto,
+            Some(IsaArg::Ptx) => run::Isa::Ptx,
+            Some(IsaArg::Sass) => run::Isa::Sass,
         };
     }
 }

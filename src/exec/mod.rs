@@ -11,5 +11,6 @@ pub mod half;
 pub mod mufu;
 pub mod printf;
 pub mod sass_alu;
+pub mod sass_half;
 pub mod simt;
 pub mod warp;

@@ -293,20 +293,6 @@ pub fn i2f_u32(a: u32, _: u32, _: u32, _: u32) -> u32 {
     (a as f32).to_bits()
 }
 
-/// `HFMA2{.MMA} d, a, b, c`: a fused multiply-add of each f16 half (one rounding: the f16
-/// product is exact in f64 and the sum of it and an f16 rounds once more only when the two
-/// differ by more than 2^29, far below f16's resolution after the final rounding; NaN results
-/// are the canonical f16 NaN 0x7fff).
-pub fn hfma2(a: u32, b: u32, c: u32, _: u32) -> u32 {
-    let h = |x: u32, s: u32| half::f16::from_bits((x >> s) as u16).to_f64();
-    let one = |s: u32| -> u32 {
-        let r = half::f16::from_f64(h(a, s) * h(b, s) + h(c, s));
-        let bits = if r.is_nan() { 0x7fff } else { r.to_bits() };
-        bits as u32
-    };
-    one(0) | one(16) << 16
-}
-
 /// `VIADDMNMX d, a, b, c, p` (signed): `p ? min(a + b, c) : max(a + b, c)`.
 pub fn viaddmnmx_s32(a: u32, b: u32, c: u32, p: u32) -> u32 {
     vimnmx_s32(a.wrapping_add(b), c, 0, p)
@@ -579,12 +565,5 @@ mod tests {
         // PRMT 0x9910 sign-extends the low 16 bits, 0x7710 with RZ zero-extends them.
         assert_eq!(prmt(0x0000_8001, 0x9910, 0, 0), 0xffff_8001);
         assert_eq!(prmt(0x1234_8001, 0x7710, 0, 0), 0x0000_8001);
-    }
-
-    #[test]
-    fn hfma2_of_zero_products_moves_the_immediate() {
-        // HFMA2.MMA R7, -RZ, RZ, 1.875, 0 puts 0x3f800000 (1.0f) in R7.
-        let c = (half::f16::from_f32(1.875).to_bits() as u32) << 16;
-        assert_eq!(hfma2(0x8000_8000, 0, c, 0), 0x3f80_0000);
     }
 }

@@ -359,6 +359,10 @@ pub enum SOp {
         /// `IMAD.HI`: only the high word, to `d` (the addend is the pair all the same:
         /// `IMAD.HI.U32 d, a, b, c` is the high word of `a * b + c+1:c`).
         hi: bool,
+        /// Carry in (`IMAD.WIDE.U32.X ..., P`; `!PT` when none).
+        cin: PIn,
+        /// Carry out of the 64-bit sum (`IMAD.WIDE.U32 d, P, ...`; [`PSINK`] when none).
+        cout: u8,
     },
     /// Additions with carries: `IADD3` with carry-out predicates, `IADD3.X`, `IMAD.X`,
     /// `LEA` with a carry-out, `LEA.HI.X`: `d = f(a, b, c) + cin0 + cin1`, carries out.
@@ -395,6 +399,25 @@ pub enum SOp {
         /// Truth table.
         lut: u8,
     },
+    /// `DSETP.MIN/MAX p, q, a, b, pin` (ptxas's `fmin`/`fmax` of doubles): `p` whether `a`
+    /// is the result, `q` whether both are NaN ([`crate::exec::sass_half::dsetp_minmax`]),
+    /// each combined with `pin`.
+    DsetpMinMax {
+        /// `.MAX` (else `.MIN`).
+        max: bool,
+        /// Combination with `pin`.
+        op: PLogic,
+        /// Predicate destinations.
+        p: u8,
+        /// Second predicate destination.
+        q: u8,
+        /// Source pairs.
+        a: Src,
+        /// Second source pair.
+        b: Src,
+        /// Predicate input.
+        pin: PIn,
+    },
     /// `ISETP`: `p = cmp(a, b) op pin`, `q = !cmp(a, b) op pin`; `.EX` compares the high words
     /// of a 64-bit comparison whose low-word result is `ex`.
     Isetp {
@@ -427,6 +450,9 @@ pub enum SOp {
         ftz: bool,
         /// `DSETP`.
         f64: bool,
+        /// `HSETP2`: the operands' low halves compare as f16 (both halves are equal: the
+        /// decoder takes only `.H0_H0`/`.H1_H1` operands and an unused `q`).
+        half: bool,
         /// Destinations.
         p: u8,
         /// Second destination.

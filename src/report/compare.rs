@@ -256,6 +256,8 @@ mod tests {
         Report {
             spec: "t.toml".into(),
             gpu: "H200".into(),
+            isa: "ptx".into(),
+            isa_reason: "--isa ptx".into(),
             launches: vec![LaunchReport {
                 kernel: "k".into(),
                 ptx_name: "k".into(),

@@ -32,6 +32,10 @@ pub struct Report {
     pub spec: String,
     /// The modelled GPU.
     pub gpu: String,
+    /// The instruction set the kernels ran in: `"sass"` (sm_90) or `"ptx"`.
+    pub isa: String,
+    /// Where the SASS came from, or why the PTX ran ([`crate::run::isa`]).
+    pub isa_reason: String,
     /// One entry per launch, in order.
     pub launches: Vec<LaunchReport>,
     /// What the sanitizers found (`--check`), grouped by tool, kind, kernel and line.

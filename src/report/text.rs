@@ -287,6 +287,11 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>>
     out
 }
 
+/// `SASS (examples/x.sass)` or `PTX (why)`: which instruction set ran and why.
+pub fn isa_line(r: &Report) -> String {
+    format!("{} ({})", r.isa.to_uppercase(), r.isa_reason)
+}
+
 /// Renders the whole report as text.
 pub fn render(r: &Report, top: usize) -> String {
     let mut s = String::new();
@@ -296,6 +301,7 @@ pub fn render(r: &Report, top: usize) -> String {
         r.spec,
         r.gpu.to_uppercase()
     );
+    let _ = writeln!(s, "isa: {}", isa_line(r));
     if !r.checks.is_empty() {
         let _ = writeln!(s);
         let _ = writeln!(s, "checks: {} finding(s)", r.checks.len());

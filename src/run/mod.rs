@@ -12,6 +12,7 @@
 //! `// gpumemsim-resources: MANGLED registers=N ...` records what ptxas reported for the kernel,
 //! so a committed `.ptx` needs no NVRTC to run.
 
+pub mod isa;
 pub mod ptxfile;
 pub mod textures;
 
@@ -75,6 +76,14 @@ pub enum RunError {
         /// Groups of errors found.
         errors: usize,
     },
+    /// `--isa sass` and no SASS can be had for the module.
+    #[error("{path}: --isa sass: no SASS for this PTX: {why}")]
+    NoSass {
+        /// Where the `.sass` would be.
+        path: String,
+        /// Why none could be made (names the pip package of a missing tool).
+        why: String,
+    },
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io {
@@ -137,38 +146,11 @@ pub struct RunOptions {
     pub samples: bool,
     /// Model L1, L2 and DRAM (`--no-caches` turns them off, for speed).
     pub caches: bool,
-    /// Which instruction set runs.
+    /// Which instruction set runs ([`isa`]: SASS where obtainable, by default).
     pub isa: Isa,
 }
 
-/// Which instruction set a spec's kernels run in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Isa {
-    /// The PTX.
-    #[default]
-    Ptx,
-    /// The sm_90 SASS ptxas makes of it: the committed `.sass` next to the `.ptx` when it was
-    /// made from that PTX, otherwise made with ptxas and nvdisasm ([`crate::sass::tools`]).
-    Sass,
-}
-
-/// The `.sass` text for `ptx`: the file next to it (`X.ptx` → `X.sass`) when its header
-/// records this PTX's hash, else compiled and disassembled (cached). The second value names
-/// the SASS in messages.
-pub fn spec_sass(ptx: &PtxFile) -> Result<(String, String), RunError> {
-    let path = ptx.path.with_extension("sass");
-    let hash = crate::sass::tools::ptx_hash(&ptx.text);
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        if crate::sass::header(&text).1.as_deref() == Some(hash.as_str()) {
-            return Ok((text, path.display().to_string()));
-        }
-    }
-    let c = crate::sass::tools::compile(&ptx.text).map_err(|e| RunError::Io {
-        path: path.display().to_string(),
-        message: format!("no SASS made from this PTX: {e}"),
-    })?;
-    Ok((c.sass, path.display().to_string()))
-}
+pub use isa::{Isa, IsaChoice};
 
 impl Default for RunOptions {
     fn default() -> Self {
@@ -181,7 +163,7 @@ impl Default for RunOptions {
             checks: CheckOptions::default(),
             samples: false,
             caches: true,
-            isa: Isa::Ptx,
+            isa: Isa::Auto,
         }
     }
 }
@@ -225,10 +207,39 @@ pub fn compile_spec(spec: &Spec, src: &Path) -> Result<PtxFile, RunError> {
 }
 
 /// Runs every launch of `spec` and returns the report.
+///
+/// Under [`Isa::Auto`], a SASS run that stops at something the SASS executor does not model
+/// (a [`crate::exec::fault::FaultKind::Unsupported`] fault, never a fault of the kernel) is run
+/// again as PTX, and the report says why ([`isa::rerun_reason`]).
 pub fn run_spec(
     spec: &Spec,
     opts: &RunOptions,
     progress: &mut dyn FnMut(usize, u64, u64),
+) -> Result<Report, RunError> {
+    let mut ran = None;
+    match run_spec_as(spec, opts, progress, &mut ran) {
+        Err(RunError::Runtime(RuntimeError::Fault(f)))
+            if opts.isa == Isa::Auto
+                && ran.as_ref().is_some_and(|c: &IsaChoice| c.isa == "sass")
+                && matches!(f.kind, crate::exec::fault::FaultKind::Unsupported { .. }) =>
+        {
+            let again = RunOptions {
+                isa: Isa::Ptx,
+                ..opts.clone()
+            };
+            let mut r = run_spec_as(spec, &again, progress, &mut None)?;
+            r.isa_reason = isa::rerun_reason(&f);
+            Ok(r)
+        }
+        r => r,
+    }
+}
+
+fn run_spec_as(
+    spec: &Spec,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(usize, u64, u64),
+    ran: &mut Option<IsaChoice>,
 ) -> Result<Report, RunError> {
     let file = spec.path.display().to_string();
     if opts.write_outputs {
@@ -240,10 +251,8 @@ pub fn run_spec(
         dev.set_memory_budget(b);
     }
     dev.load_ptx_with(&ptx.text, &ptx.path.display().to_string(), &opts.ptx)?;
-    if opts.isa == Isa::Sass {
-        let (text, name) = spec_sass(&ptx)?;
-        dev.load_sass(&text, &name)?;
-    }
+    let isa = isa::load(&mut dev, &ptx, opts.isa)?;
+    *ran = Some(isa.clone());
     // Buffers: the budget is checked for all of them before any byte is generated, and each
     // buffer's initial bytes become its device memory (moved, not copied).
     let located = |key: String, e: RuntimeError| RunError::Launch {
@@ -301,6 +310,8 @@ pub fn run_spec(
     let mut report = Report {
         spec: file.clone(),
         gpu: spec.gpu.name.to_string(),
+        isa: isa.isa.to_string(),
+        isa_reason: isa.reason,
         launches: Vec::new(),
         checks: Vec::new(),
         outputs: Vec::new(),

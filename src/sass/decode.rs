@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use crate::exec::sass_alu as alu;
+use crate::exec::sass_half as half2;
 use crate::ir::sass::*;
 use crate::ir::types::ScalarType;
 use crate::ir::{Addr, AtomOp, Inst, InstInfo, Op, ReduxOp, ShflMode, SpaceSel, Sreg, VoteMode};
@@ -579,10 +580,13 @@ impl Dec<'_> {
         let mut m = 0u8;
         let float = kind != ImmKind::Int;
         if let Some(r) = t.strip_prefix('-') {
-            if self.reg_slot(r.trim_start_matches('|'), false).is_some()
-                || r.starts_with('|')
-                || r.starts_with("c[")
-            {
+            // `-R22.H0_H0`: a negated register with a half selector.
+            let reg = r.trim_start_matches('|');
+            let reg = reg
+                .strip_suffix(".H0_H0")
+                .or_else(|| reg.strip_suffix(".H1_H1"))
+                .unwrap_or(reg);
+            if self.reg_slot(reg, false).is_some() || r.starts_with('|') || r.starts_with("c[") {
                 m |= match kind {
                     ImmKind::Int => Src::INEG,
                     ImmKind::F32 | ImmKind::F64 => Src::FNEG,
@@ -751,6 +755,62 @@ impl Dec<'_> {
         let mods: Vec<&str> = parts.collect();
         let (op, mem) = self.op(base, &mods, &ops)?;
         Ok((SInst { guard, op }, mem))
+    }
+
+    /// `HADD2`, `HMUL2`, `HFMA2` with `.MMA`, `.BF16_V2`, `.SAT`, `.RELU` (`HFMA2`), `.F32`
+    /// (`HADD2`); an operand may be a pair of f16 immediates, the high half first.
+    fn half2(&self, base: &str, mods: &[&str], ops: &[&str]) -> R<SOp> {
+        let mut k = 0;
+        let mut f32_out = false;
+        for m in mods {
+            match *m {
+                "MMA" if base == "HFMA2" => {}
+                "BF16_V2" => k |= half2::BF16,
+                "SAT" => k |= half2::SAT,
+                "RELU" if base == "HFMA2" => k |= half2::RELU,
+                "F32" if base == "HADD2" => f32_out = true,
+                _ => return Err(self.unsupported()),
+            }
+        }
+        if f32_out && k != 0 {
+            return Err(self.unsupported());
+        }
+        let h = |t: &str| self.src(t, ImmKind::F16x2);
+        let pair = |hi: &str, lo: &str| -> R<Src> {
+            if k & half2::BF16 != 0 {
+                // The immediates would be bf16: not met yet.
+                return Err(self.unsupported());
+            }
+            let (hi, lo) = (self.imm(hi, ImmKind::F16x2)?, self.imm(lo, ImmKind::F16x2)?);
+            Ok(Src::of(Opnd::Imm(hi << 16 | lo)))
+        };
+        let is_imm = |t: &str| self.imm(t, ImmKind::F16x2).is_ok();
+        let n = if base == "HFMA2" { 4 } else { 3 };
+        if ops.len() != n && ops.len() != n + 1 {
+            self.want(ops, n)?;
+        }
+        let wide = ops.len() == n + 1;
+        if base != "HFMA2" {
+            let b = if wide {
+                pair(ops[2], ops[3])?
+            } else {
+                h(ops[2])?
+            };
+            let f: Lane3 = match (base, f32_out) {
+                ("HADD2", true) => half2::hadd2_f32,
+                ("HADD2", false) => half2::hadd2,
+                _ => half2::hmul2,
+            };
+            return self.alu(f, ops[0], h(ops[1])?, b, self.zero(), k);
+        }
+        // HFMA2 d, a, b, c with one of b, c a pair of immediates (`HFMA2.MMA R7, -RZ, RZ,
+        // 1.875, 0` moves a constant; `HFMA2.MMA R23, R21, 1, 1, R22` adds).
+        let (b, c) = match wide {
+            false => (h(ops[2])?, h(ops[3])?),
+            true if is_imm(ops[2]) => (pair(ops[2], ops[3])?, h(ops[4])?),
+            true => (h(ops[2])?, pair(ops[3], ops[4])?),
+        };
+        self.alu(half2::hfma2, ops[0], h(ops[1])?, b, c, k)
     }
 
     fn no_mods(&self, mods: &[&str], allowed: &[&str]) -> R<()> {
@@ -1328,8 +1388,25 @@ impl Dec<'_> {
                 none(self.alu(alu::sgxt, ops[0], a, b, self.zero(), k)?)
             }
             "ISETP" | "UISETP" => self.isetp(mods, ops).map(|o| (o, None)),
-            "FSETP" | "DSETP" => {
+            "DSETP" if has("MIN") || has("MAX") => {
+                let op = match mods {
+                    ["MIN" | "MAX", l] => logic_of(l).ok_or_else(|| self.unsupported())?,
+                    _ => return Err(self.unsupported()),
+                };
+                self.want(ops, 5)?;
+                none(SOp::DsetpMinMax {
+                    max: has("MAX"),
+                    op,
+                    p: self.pdst(ops[0])?,
+                    q: self.pdst(ops[1])?,
+                    a: self.src(ops[2], ImmKind::F64)?,
+                    b: self.src(ops[3], ImmKind::F64)?,
+                    pin: self.pin(ops[4])?,
+                })
+            }
+            "FSETP" | "DSETP" | "HSETP2" => {
                 let f64 = base == "DSETP";
+                let half = base == "HSETP2";
                 let mut cmp = None;
                 let mut op = None;
                 let mut ftz = false;
@@ -1348,16 +1425,34 @@ impl Dec<'_> {
                     return Err(self.unsupported());
                 };
                 self.want(ops, 5)?;
-                let kind = if f64 { ImmKind::F64 } else { ImmKind::F32 };
+                let kind = match base {
+                    "DSETP" => ImmKind::F64,
+                    "HSETP2" => ImmKind::F16x2,
+                    _ => ImmKind::F32,
+                };
+                let (q, a, b) = (
+                    self.pdst(ops[1])?,
+                    self.src(ops[2], kind)?,
+                    self.src(ops[3], kind)?,
+                );
+                if half {
+                    // Decoded: both halves compare alike (`.H0_H0`/`.H1_H1` operands) and the
+                    // second predicate, that of the high halves, is unused (`PT`).
+                    let one = |x: &Src| x.m & (Src::H0_H0 | Src::H1_H1) != 0;
+                    if q != PSINK || ftz || !one(&a) || !one(&b) {
+                        return Err(self.unsupported());
+                    }
+                }
                 none(SOp::Fsetp {
                     cmp,
                     op,
                     ftz,
                     f64,
+                    half,
                     p: self.pdst(ops[0])?,
-                    q: self.pdst(ops[1])?,
-                    a: self.src(ops[2], kind)?,
-                    b: self.src(ops[3], kind)?,
+                    q,
+                    a,
+                    b,
                     pin: self.pin(ops[4])?,
                 })
             }
@@ -1387,20 +1482,22 @@ impl Dec<'_> {
                     none(self.alu(g, ops[0], f(ops[1])?, f(ops[2])?, self.zero(), k)?)
                 }
             }
-            "HFMA2" => {
-                self.no_mods(mods, &["MMA"])?;
-                self.want(ops, if ops.len() == 5 { 5 } else { 4 })?;
-                let a = self.src(ops[1], ImmKind::F16x2)?;
-                let b = self.src(ops[2], ImmKind::F16x2)?;
-                let c = if ops.len() == 5 {
-                    // Two immediates: the high half first.
-                    let hi = self.imm(ops[3], ImmKind::F16x2)?;
-                    let lo = self.imm(ops[4], ImmKind::F16x2)?;
-                    Src::of(Opnd::Imm(hi << 16 | lo))
-                } else {
-                    self.src(ops[3], ImmKind::F16x2)?
+            "HFMA2" | "HADD2" | "HMUL2" => self.half2(base, mods, ops).map(|o| (o, None)),
+            "HMNMX2" => {
+                self.want(ops, 4)?;
+                let f: Lane3 = match mods {
+                    [] => half2::hmnmx2,
+                    ["NAN"] => half2::hmnmx2_nan,
+                    _ => return Err(self.unsupported()),
                 };
-                none(self.alu(alu::hfma2, ops[0], a, b, c, 0)?)
+                none(SOp::AluP {
+                    f,
+                    d: self.rdst(ops[0])?,
+                    a: self.src(ops[1], ImmKind::F16x2)?,
+                    b: self.src(ops[2], ImmKind::F16x2)?,
+                    c: self.zero(),
+                    p: self.pin(ops[3])?,
+                })
             }
             "SHFL" => {
                 self.want(ops, 5)?;
@@ -1599,6 +1696,25 @@ impl Dec<'_> {
                 _ => return Err(self.unsupported()),
             }
         }
+        if x && wide && !hi {
+            // IMAD.WIDE.U32.X d, a, b, c, P: `a * b + c:c+1 + P`, the high part of a 128-bit
+            // product chain (`__umul64hi`).
+            self.want(ops, 5)?;
+            let d = self.rdst(ops[0])?;
+            if d != self.s.sink && d % 2 != 0 {
+                return Err(self.err("IMAD.WIDE destination is not an even register"));
+            }
+            return Ok(SOp::ImadWide {
+                d,
+                a: self.isrc(ops[1])?,
+                b: self.isrc(ops[2])?,
+                c: self.isrc(ops[3])?,
+                signed: !unsigned,
+                hi: false,
+                cin: self.pin(ops[4])?,
+                cout: PSINK,
+            });
+        }
         if x {
             // IMAD.X d, a, b, c, P: the high word of a 64-bit addition, carry in from P.
             self.want(ops, 5)?;
@@ -1617,8 +1733,17 @@ impl Dec<'_> {
                 cout: [PSINK, PSINK],
             });
         }
-        self.want(ops, 4)?;
+        // IMAD.WIDE.U32 d, P, a, b, c and IMAD.HI.U32 d, P, a, b, c: the carry out of the
+        // 64-bit sum into P.
+        let (cout, ops) = if (wide || hi) && ops.len() == 5 {
+            let p = self.pdst(ops[1])?;
+            (p, [ops[0], ops[2], ops[3], ops[4]])
+        } else {
+            self.want(ops, 4)?;
+            (PSINK, [ops[0], ops[1], ops[2], ops[3]])
+        };
         let (a, b, c) = (self.isrc(ops[1])?, self.isrc(ops[2])?, self.isrc(ops[3])?);
+        let no_cin = PIn { idx: PT, neg: true };
         if hi && !wide {
             return Ok(SOp::ImadWide {
                 d: self.rdst(ops[0])?,
@@ -1627,6 +1752,8 @@ impl Dec<'_> {
                 c,
                 signed: !unsigned,
                 hi: true,
+                cin: no_cin,
+                cout,
             });
         }
         if wide {
@@ -1644,6 +1771,8 @@ impl Dec<'_> {
                 c,
                 signed: !unsigned,
                 hi: false,
+                cin: no_cin,
+                cout,
             });
         }
         let f: Lane3 = alu::imad;
@@ -2083,7 +2212,12 @@ impl Dec<'_> {
             }
         };
         let (bv, cv) = (reg(val_t)?, reg(new_t)?);
-        let kind = if red {
+        // A shared atomic whose result goes to RZ is counted as a reduction: its same-word
+        // lanes do not serialize (measured: examples/histogram.cu's `ATOMS.POPC.INC.32 RZ` is
+        // one wavefront per instruction when all lanes hit one bin, 32,768 wavefronts for
+        // 32,768 instructions, tests/hw/h200/hw/ncu/histogram.csv launch 2). Its instruction is
+        // still an ATOMS (`op_shared_atom`); a global one keeps `ATOMG` (`op_global_atom`).
+        let kind = if red || (space == Space::Shared && d.is_none() && !cas) {
             AccessKind::Reduction
         } else {
             AccessKind::Atomic

@@ -140,7 +140,10 @@ fn check_bank0(
                 check(&b.o);
                 check(&c.o);
             }
-            SOp::Fchk { a, b, .. } | SOp::Isetp { a, b, .. } | SOp::Fsetp { a, b, .. } => {
+            SOp::Fchk { a, b, .. }
+            | SOp::Isetp { a, b, .. }
+            | SOp::Fsetp { a, b, .. }
+            | SOp::DsetpMinMax { a, b, .. } => {
                 check(&a.o);
                 check(&b.o);
             }

@@ -65,7 +65,8 @@ fn io(p: &Path, e: std::io::Error) -> ToolError {
     }
 }
 
-/// Finds `ptxas` or `nvdisasm`: `$GPUMEMSIM_PTXAS`/`$GPUMEMSIM_NVDISASM`, `$CUDA_HOME/bin`,
+/// Finds `ptxas` or `nvdisasm`: `$GPUMEMSIM_PTXAS`/`$GPUMEMSIM_NVDISASM` (when set, it must name
+/// the file), `$CUDA_HOME/bin`,
 /// the pip package (`<site-packages>/nvidia/cu13/bin`), then `PATH`.
 pub fn find(tool: &'static str) -> Result<PathBuf, ToolError> {
     let (var, package) = match tool {
@@ -73,7 +74,14 @@ pub fn find(tool: &'static str) -> Result<PathBuf, ToolError> {
         _ => ("GPUMEMSIM_NVDISASM", NVDISASM_PACKAGE),
     };
     if let Some(p) = std::env::var_os(var).filter(|v| !v.is_empty()) {
-        return Ok(PathBuf::from(p));
+        // The variable decides: a path that is no file is a missing tool, not a reason to
+        // look elsewhere.
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(ToolError::Missing { tool, package, var })
+        };
     }
     let mut dirs: Vec<PathBuf> = Vec::new();
     for v in ["CUDA_HOME", "CUDA_PATH"] {

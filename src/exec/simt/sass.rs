@@ -9,7 +9,9 @@
 
 use super::*;
 use crate::exec::sass_alu::lut3;
-use crate::ir::sass::{Cmp, Opnd, PIn, PLogic, SInst, SOp, SassCode, SpecialReg, Src as SSrc};
+use crate::ir::sass::{
+    Cmp, Opnd, PIn, PLogic, SInst, SOp, SassCode, SpecialReg, Src as SSrc, PSINK,
+};
 
 /// The shared window's reserved first kilobyte (see [`crate::sass`]).
 const SHARED_RESERVED: u64 = 0x400;
@@ -765,9 +767,12 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 c: sc_,
                 signed,
                 hi: only_hi,
+                cin,
+                cout,
             } => {
                 let a = self.vals(w, *sa);
                 let b = self.vals(w, *sb);
+                let carry_in = pbits(w, *cin);
                 // The addend pair: a register pair, or a 64-bit constant or immediate.
                 let (clo, chi): ([u32; 32], [u32; 32]) = match sc_.o {
                     Opnd::R(r) if r == sc.zero => ([0; 32], [0; 32]),
@@ -781,14 +786,24 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     }
                 };
                 let signed = *signed;
+                let mut carries = 0u32;
                 let v: [u64; 32] = std::array::from_fn(|l| {
                     let p = if signed {
                         (a[l] as i32 as i64).wrapping_mul(b[l] as i32 as i64) as u64
                     } else {
                         a[l] as u64 * b[l] as u64
                     };
-                    p.wrapping_add(clo[l] as u64 | (chi[l] as u64) << 32)
+                    // The sum as 128 bits: its bit 64 is the carry out (the product of two
+                    // unsigned words plus a pair and a carry never exceeds 2^65).
+                    let s = p as u128
+                        + (clo[l] as u64 | (chi[l] as u64) << 32) as u128
+                        + (carry_in >> l & 1) as u128;
+                    carries |= ((s >> 64) as u32 & 1) << l;
+                    s as u64
                 });
+                if *cout != PSINK {
+                    put_pred(w, *cout, e, carries);
+                }
                 let out: [u32; 32] = std::array::from_fn(|l| v[l] as u32);
                 let hi: [u32; 32] = std::array::from_fn(|l| (v[l] >> 32) as u32);
                 if *only_hi {
@@ -913,6 +928,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 cmp,
                 op,
                 ftz,
+                half,
                 p,
                 q,
                 a: sa,
@@ -925,6 +941,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 let pm = pbits(w, *pin);
                 let (mut pt, mut qt) = (0u32, 0u32);
                 let f = |x: u32| -> f64 {
+                    if *half {
+                        return crate::exec::sass_half::low_half(x);
+                    }
                     let v = f32::from_bits(x);
                     if *ftz && v.is_subnormal() {
                         0.0
@@ -937,6 +956,28 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     let pv = pm >> l & 1 == 1;
                     pt |= (logic(*op, t, pv) as u32) << l;
                     qt |= (logic(*op, !t, pv) as u32) << l;
+                }
+                put_pred(w, *p, e, pt);
+                put_pred(w, *q, e, qt);
+            }
+            SOp::DsetpMinMax {
+                max,
+                op,
+                p,
+                q,
+                a: sa,
+                b: sb,
+                pin,
+            } => {
+                let pm = pbits(w, *pin);
+                let (mut pt, mut qt) = (0u32, 0u32);
+                for l in lanes(e) {
+                    let a = f64::from_bits(self.dpair(w, *sa, l, sc, true));
+                    let b = f64::from_bits(self.dpair(w, *sb, l, sc, true));
+                    let (pick_a, both_nan) = crate::exec::sass_half::dsetp_minmax(a, b, *max);
+                    let pv = pm >> l & 1 == 1;
+                    pt |= (logic(*op, pick_a, pv) as u32) << l;
+                    qt |= (logic(*op, both_nan, pv) as u32) << l;
                 }
                 put_pred(w, *p, e, pt);
                 put_pred(w, *q, e, qt);
