@@ -97,21 +97,17 @@ fn eval(c: (i64, i32, i32), x: u32, s: u32) -> i64 {
 }
 
 /// f32 bits of `t / 2^point` truncated to 24 significant bits, `t` in sign-magnitude by one's
-/// complement (the unit's conversion of a negative fixed-point sum).
+/// complement (the unit's conversion of a negative fixed-point sum). `|t| < 2^53`, so the f64 of
+/// the magnitude is exact and truncating its significand to 24 bits is the unit's truncation.
 #[inline(always)]
-fn pack(t: i64, point: i32) -> u32 {
+fn pack(t: i64, point: u32) -> u32 {
     let sign = ((t >> 63) as u32) << 31;
-    let mag = (t ^ (t >> 63)) as u64;
+    let mag = t ^ (t >> 63);
     if mag == 0 {
         return sign;
     }
-    let n = 64 - mag.leading_zeros() as i32;
-    let m = if n > 24 {
-        mag >> (n - 24)
-    } else {
-        mag << (24 - n)
-    } as u32;
-    sign | ((n - 1 - point + 127) as u32) << 23 | (m & 0x7f_ffff)
+    let d = (mag as f64).to_bits();
+    sign | ((d >> 29) as u32).wrapping_sub((1023 - 127 + point) << 23)
 }
 
 /// `MUFU.RCP` of `1.m` (f32 bits, in (0.5, 1]).

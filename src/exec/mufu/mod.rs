@@ -7,8 +7,11 @@
 //! instruction, 2^16 of each 16-bit one, all 2^32 high words of the f64 ones) by
 //! `tests/hw/mufu/mufu.cu`, which also checked on the device, over every input, that the
 //! descriptions below reproduce every result (0 mismatches; `tests/hw/h200/mufu/README.md`
-//! has the runs, versions and reports). Each description is a table of the unit's results on
-//! one binade (decoded lazily, block by block: [`table`]) plus an exact rule for the exponent:
+//! has the runs, versions and reports). Each description is the unit's results on one binade
+//! plus an exact rule for the exponent. The binade results are computed by the unit's own
+//! quadratic interpolator ([`interp`], coefficients solved from the exhaustive tables and
+//! checked against every entry) for RCP, RSQ, SQRT, EX2, LG2, SIN/COS, RCP64H and RSQ64H; TANH
+//! and the 16-bit instructions read the H200's tables (decoded lazily: [`table`]):
 //!
 //! - `MUFU.RCP`: x = 1.m * 2^E gives `RCP[m] * 2^-E`; zero (sign kept) where that is subnormal;
 //!   subnormal and zero inputs give infinity, infinity zero, NaN `0x7fffffff`.
@@ -355,10 +358,14 @@ pub fn rcp_approx_f32(x: u32, ftz: bool) -> u32 {
     if ftz {
         return rcp(x);
     }
-    let r4 = if tiny(x) { TWO24 } else { 0x3f80_0000 };
     // FSETP.GT |x|, 2^126 (false for NaN)
     let big = f32::from_bits(x).abs() > f32::from_bits(0x7e80_0000);
-    let r5 = if big { 0x3e80_0000 } else { r4 };
+    if !big && !tiny(x) {
+        // The scale is 1: both FMULs are exact (a NaN becomes the canonical NaN MUFU.RCP
+        // returns anyway, and MUFU.RCP never returns a subnormal).
+        return rcp(x);
+    }
+    let r5 = if big { 0x3e80_0000 } else { TWO24 };
     fmul(r5, rcp(fmul(x, r5)))
 }
 
