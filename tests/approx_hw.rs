@@ -391,6 +391,90 @@ fn every_table_decodes() {
     }
 }
 
+/// The interpolator (`src/exec/mufu/interp.rs`, coefficients solved from the H200 tables) gives
+/// every entry of every table it replaces: 92,274,688 H200 results.
+#[test]
+fn interpolator_equals_every_h200_table_entry() {
+    use gpumemsim::exec::mufu::{interp, table};
+    type Unit = fn(u32) -> u32;
+    let cases: [(&table::Table, Unit); 12] = [
+        (&table::RCP, interp::rcp),
+        (&table::RSQ0, |m| interp::rsq(false, m)),
+        (&table::RSQ1, |m| interp::rsq(true, m)),
+        (&table::SQRT0, |m| interp::sqrt(false, m)),
+        (&table::SQRT1, |m| interp::sqrt(true, m)),
+        (&table::EX2P, interp::ex2p),
+        (&table::EX2N, interp::ex2n),
+        (&table::LG2U, interp::lg2u),
+        (&table::LG2L, interp::lg2l),
+        (&table::RCP64H, interp::rcp64h),
+        (&table::RSQ64H0, |m| interp::rsq64h(false, m)),
+        (&table::RSQ64H1, |m| interp::rsq64h(true, m)),
+    ];
+    for (t, unit) in cases {
+        let mut bad = 0usize;
+        for i in 0..t.len() {
+            let (want, got) = (t.at(i), unit(i as u32));
+            if want != got {
+                if bad < 5 {
+                    eprintln!(
+                        "{} entry {i:#x}: H200 {want:#010x}, interpolator {got:#010x}",
+                        t.name()
+                    );
+                }
+                bad += 1;
+            }
+        }
+        assert_eq!(bad, 0, "{}: {bad} of {} entries differ", t.name(), t.len());
+    }
+}
+
+/// `MUFU.SIN`/`MUFU.COS` by the interpolator equal every entry of the sin/cos table that an H200
+/// input produced: every index that `sin.approx`/`cos.approx` of some f32 reaches
+/// (`tests/hw/mufu/sincos.c` built the table from these; the indices no input reaches hold its
+/// reference stand-in, not H200 data).
+#[test]
+fn interpolator_equals_every_h200_sin_cos_result() {
+    use gpumemsim::exec::mufu::{interp, table};
+    const N: usize = 1 << 25;
+    let mut reach = vec![0u64; N / 64];
+    let k = f32::from_bits(0x3e22_f983) as f64; // ptxas's 1/(2 pi), FMUL.RZ
+                                                // |x| below 2^-26 reaches index 0, above 2^27 only multiples of 2^25 (index 0 too)
+    for xb in 0x3280_0000u32..0x4d00_0000 {
+        let p = f32::from_bits(xb) as f64 * k; // exact
+        let r = p as f32;
+        let y = if r as f64 > p {
+            r.to_bits() - 1
+        } else {
+            r.to_bits()
+        };
+        let (e, big_m) = ((y >> 23) & 0xff, (1u64 << 23) | (y & 0x7f_ffff) as u64);
+        let sh = e as i32 - 150 + 25;
+        let q = if sh >= 0 { big_m << sh } else { big_m >> -sh };
+        let i = (q & (N as u64 - 1)) as usize;
+        let j = (i + N / 4) & (N - 1); // cos of index i reads entry i + 2^23
+        reach[i / 64] |= 1 << (i % 64);
+        reach[j / 64] |= 1 << (j % 64);
+    }
+    reach[0] |= 1;
+    let (mut n, mut bad) = (0usize, 0usize);
+    for i in 0..N {
+        if reach[i / 64] >> (i % 64) & 1 == 0 {
+            continue;
+        }
+        n += 1;
+        let (want, got) = (table::SINCOS.at(i), interp::sincos(i as u32));
+        if want != got {
+            if bad < 5 {
+                eprintln!("sincos entry {i:#x}: H200 {want:#010x}, interpolator {got:#010x}");
+            }
+            bad += 1;
+        }
+    }
+    assert!(n > 28_000_000, "only {n} reachable indices");
+    assert_eq!(bad, 0, "{bad} of {n} reached sin/cos entries differ");
+}
+
 /// Ordinary CUDA math (tests/hw/kernels/cuda_math.cu) gives the H200's output bit for bit.
 #[test]
 fn cuda_math_equals_the_h200s() {

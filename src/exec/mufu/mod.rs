@@ -7,8 +7,11 @@
 //! instruction, 2^16 of each 16-bit one, all 2^32 high words of the f64 ones) by
 //! `tests/hw/mufu/mufu.cu`, which also checked on the device, over every input, that the
 //! descriptions below reproduce every result (0 mismatches; `tests/hw/h200/mufu/README.md`
-//! has the runs, versions and reports). Each description is a table of the unit's results on
-//! one binade (decoded lazily, block by block: [`table`]) plus an exact rule for the exponent:
+//! has the runs, versions and reports). Each description is the unit's results on one binade
+//! plus an exact rule for the exponent. The binade results are computed by the unit's own
+//! quadratic interpolator ([`interp`], coefficients solved from the exhaustive tables and
+//! checked against every entry) for RCP, RSQ, SQRT, EX2, LG2, SIN/COS, RCP64H and RSQ64H; TANH
+//! and the 16-bit instructions read the H200's tables (decoded lazily: [`table`]):
 //!
 //! - `MUFU.RCP`: x = 1.m * 2^E gives `RCP[m] * 2^-E`; zero (sign kept) where that is subnormal;
 //!   subnormal and zero inputs give infinity, infinity zero, NaN `0x7fffffff`.
@@ -40,6 +43,8 @@
 //! step in f64 (with a slow path for zero, NaN, negative, infinite and subnormal inputs);
 //! `div.approx`/`div.full` are `a * MUFU.RCP(b)` with operand scaling.
 
+mod coef;
+pub mod interp;
 pub mod table;
 
 use super::float::{self as fl, FMode};
@@ -64,7 +69,7 @@ pub fn rcp(x: u32) -> u32 {
     if e == 0 {
         return s | INF;
     }
-    let t = table::RCP.at(m as usize);
+    let t = interp::rcp(m);
     let re = ((t >> 23) & 0xff) as i32 + 127 - e as i32;
     if re <= 0 {
         return s;
@@ -74,10 +79,10 @@ pub fn rcp(x: u32) -> u32 {
 
 /// Table entry and the halved even part of the exponent, for RSQ and SQRT.
 #[inline]
-fn half_exp(e: u32, m: u32, t0: &table::Table, t1: &table::Table) -> (u32, i32) {
+fn half_exp(e: u32, m: u32, unit: fn(bool, u32) -> u32) -> (u32, i32) {
     let big_e = e as i32 - 127;
     let p = big_e & 1;
-    let t = if p != 0 { t1 } else { t0 }.at(m as usize);
+    let t = unit(p != 0, m);
     (t, (big_e - p) / 2)
 }
 
@@ -94,7 +99,7 @@ pub fn rsq(x: u32) -> u32 {
     if s != 0 {
         return NAN32;
     }
-    let (t, h) = half_exp(e, m, &table::RSQ0, &table::RSQ1);
+    let (t, h) = half_exp(e, m, interp::rsq);
     let re = ((t >> 23) & 0xff) as i32 - h;
     (re as u32) << 23 | (t & 0x7f_ffff)
 }
@@ -112,7 +117,7 @@ pub fn sqrt(x: u32) -> u32 {
     if s != 0 {
         return NAN32;
     }
-    let (t, h) = half_exp(e, m, &table::SQRT0, &table::SQRT1);
+    let (t, h) = half_exp(e, m, interp::sqrt);
     let re = ((t >> 23) & 0xff) as i32 + h;
     (re as u32) << 23 | (t & 0x7f_ffff)
 }
@@ -145,16 +150,16 @@ pub fn ex2(x: u32) -> u32 {
     } else {
         0
     };
-    let (n, f) = ((q >> 24) as i32, (q & 0xff_ffff) as usize);
+    let (n, f) = ((q >> 24) as i32, (q & 0xff_ffff) as u32);
     if s == 0 {
-        let t = table::EX2P.at(f);
+        let t = interp::ex2p(f);
         let re = ((t >> 23) & 0xff) as i32 + n;
         if re >= 255 {
             return INF;
         }
         (re as u32) << 23 | (t & 0x7f_ffff)
     } else {
-        let t = table::EX2N.at(f);
+        let t = interp::ex2n(f);
         let re = ((t >> 23) & 0xff) as i32 - n;
         if re <= 0 {
             return 0;
@@ -178,13 +183,13 @@ pub fn lg2(x: u32) -> u32 {
     }
     let big_e = e as i32 - 127;
     match big_e {
-        0 => table::LG2U.at(m as usize),
-        -1 => table::LG2L.at(m as usize),
+        0 => interp::lg2u(m),
+        -1 => interp::lg2l(m),
         _ => {
             let v = if big_e > 0 {
-                big_e as f64 + f32::from_bits(table::LG2U.at(m as usize)) as f64
+                big_e as f64 + f32::from_bits(interp::lg2u(m)) as f64
             } else {
-                (big_e + 1) as f64 + f32::from_bits(table::LG2L.at(m as usize)) as f64
+                (big_e + 1) as f64 + f32::from_bits(interp::lg2l(m)) as f64
             };
             f64_to_f32_rz(v)
         }
@@ -205,7 +210,7 @@ fn f64_to_f32_rz(v: f64) -> u32 {
 
 /// The index of |y| in 2^-25 turns, modulo one turn.
 #[inline]
-fn turn_index(y: u32) -> usize {
+fn turn_index(y: u32) -> u32 {
     let e = (y >> 23) & 0xff;
     if e == 0 {
         return 0;
@@ -216,7 +221,7 @@ fn turn_index(y: u32) -> usize {
         return 0;
     }
     let q = if sh >= 0 { big_m << sh } else { big_m >> -sh };
-    (q & ((1 << 25) - 1)) as usize
+    (q & ((1 << 25) - 1)) as u32
 }
 
 /// `MUFU.SIN` (argument in turns).
@@ -225,7 +230,7 @@ pub fn sin(y: u32) -> u32 {
     if (y >> 23) & 0xff == 0xff {
         return NAN32;
     }
-    table::SINCOS.at(turn_index(y)) ^ (y & SIGN)
+    interp::sincos(turn_index(y)) ^ (y & SIGN)
 }
 
 /// `MUFU.COS` (argument in turns).
@@ -234,7 +239,7 @@ pub fn cos(y: u32) -> u32 {
     if (y >> 23) & 0xff == 0xff {
         return NAN32;
     }
-    table::SINCOS.at((turn_index(y) + (1 << 23)) & ((1 << 25) - 1))
+    interp::sincos((turn_index(y) + (1 << 23)) & ((1 << 25) - 1))
 }
 
 /// Mantissa bits `MUFU.TANH` reads, per biased exponent 119..=129 (found on the H200: the result
@@ -280,7 +285,7 @@ pub fn rcp64h(h: u32) -> u32 {
     if e == 0 {
         return s | 0x7ff0_0000;
     }
-    let t = table::RCP64H.at(m as usize);
+    let t = interp::rcp64h(m);
     let re = ((t >> 20) & 0x7ff) as i32 + 1023 - e as i32;
     if re <= 0 {
         return s;
@@ -303,12 +308,7 @@ pub fn rsq64h(h: u32) -> u32 {
     }
     let big_e = e as i32 - 1023;
     let p = big_e & 1;
-    let t = if p != 0 {
-        &table::RSQ64H1
-    } else {
-        &table::RSQ64H0
-    }
-    .at(m as usize);
+    let t = interp::rsq64h(p != 0, m);
     let re = ((t >> 20) & 0x7ff) as i32 - (big_e - p) / 2;
     (re as u32) << 20 | (t & 0xf_ffff)
 }
@@ -358,10 +358,14 @@ pub fn rcp_approx_f32(x: u32, ftz: bool) -> u32 {
     if ftz {
         return rcp(x);
     }
-    let r4 = if tiny(x) { TWO24 } else { 0x3f80_0000 };
     // FSETP.GT |x|, 2^126 (false for NaN)
     let big = f32::from_bits(x).abs() > f32::from_bits(0x7e80_0000);
-    let r5 = if big { 0x3e80_0000 } else { r4 };
+    if !big && !tiny(x) {
+        // The scale is 1: both FMULs are exact (a NaN becomes the canonical NaN MUFU.RCP
+        // returns anyway, and MUFU.RCP never returns a subnormal).
+        return rcp(x);
+    }
+    let r5 = if big { 0x3e80_0000 } else { TWO24 };
     fmul(r5, rcp(fmul(x, r5)))
 }
 

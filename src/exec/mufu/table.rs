@@ -1,4 +1,7 @@
 //! The H200's special-function tables, embedded compressed and decoded block by block on use.
+//! The executor reads `TANH` and the 16-bit tables; the others are the exhaustive H200 data
+//! that [`super::interp`] is checked against (`tests/approx_hw.rs`), and that
+//! `tests/hw/mufu/interp_fit.py` solved its coefficients from.
 //!
 //! Each table is one file of `tests/hw/h200/mufu/tables/` (recorded on an H200 by
 //! `tests/hw/mufu/mufu.cu`, packed by `tests/hw/mufu/pack.cpp`), embedded with `include_bytes!`:
