@@ -501,3 +501,70 @@ fn rotation_example_without_ptxas_contraction() {
     assert!(differ.len() <= 245, "{} pixels differ", differ.len());
     assert!(worst <= 4.0, "a pixel is {worst} off");
 }
+
+/// `txq.width` against the H200 (tests/hw/h200/texture/txq_run3.txt: a kernel querying the width
+/// of texture objects over CUDA arrays of five geometries). The H200 answers the dimension
+/// queries with `TXQ TEX_HEADER_DIMENSION`; kernels with the other queries (channel type and
+/// order, normalization, filter and address modes), which ptxas turns into loads from a unified
+/// texture-reference descriptor table, did not run on texture objects at all (README, "txq"),
+/// so only the width is compared.
+#[test]
+fn txq_width_equals_the_h200() {
+    let rec = std::fs::read_to_string(root().join("tests/hw/h200/texture/txq_run3.txt")).unwrap();
+    let ptx_path = root().join("tests/hw/texture/txq_width.ptx");
+    let text = std::fs::read_to_string(&ptx_path).unwrap();
+    let mut compared = 0;
+    let mut dims = None;
+    for line in rec.lines() {
+        if let Some(rest) = line.strip_prefix("cfg ") {
+            let geom = rest.split_whitespace().next().unwrap();
+            let d: Vec<u32> = geom.split('x').map(|v| v.parse().unwrap()).collect();
+            let bits8 = rest.contains("bits8");
+            dims = Some(([d[0], d[1], d[2]], bits8));
+        } else if let Some(rest) = line.trim().strip_prefix("txq+fetch: width ") {
+            let want: u32 = rest.split_whitespace().next().unwrap().parse().unwrap();
+            let (extent, bits8) = dims.take().expect("a cfg line before its result");
+            let mut dev = Device::new(&gpumemsim::gpu::config::H200);
+            dev.load_ptx(&text, &ptx_path.display().to_string())
+                .unwrap();
+            let format = ChannelFormat {
+                ty: ALL_CHANNEL_TYPES[if bits8 { 0 } else { 7 }],
+                channels: 1,
+            };
+            let a = dev.malloc_3d_array("a", format, extent, false).unwrap();
+            let desc = TextureDesc {
+                address: [AddressMode::Clamp; 3],
+                filter: FilterMode::Point,
+                read: ReadMode::ElementType,
+                normalized: false,
+                border: [0.0; 4],
+            };
+            let t = dev.create_texture_object(Resource::Array(a), desc).unwrap();
+            let out = dev.try_malloc(4, "out").unwrap();
+            let dims = LaunchDims {
+                grid: [1, 1, 1],
+                block: [1, 1, 1],
+                dynamic_shared: 0,
+            };
+            dev.launch(
+                "txq_width",
+                "txq_width",
+                dims,
+                &[KernelArg::U64(t), KernelArg::U64(out)],
+                LaunchOptions::default(),
+                &mut NoObserver,
+                &mut |_, _| {},
+            )
+            .unwrap();
+            let mut b = [0u8; 4];
+            dev.memcpy_dtoh(&mut b, out).unwrap();
+            assert_eq!(
+                u32::from_le_bytes(b),
+                want,
+                "txq.width of a {extent:?} array"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 5, "the record holds five geometries");
+}
