@@ -81,9 +81,9 @@ pub fn axis(c: f32, n: u32, desc: &TextureDesc, dim: usize, linear: bool) -> Axi
         return Axis { i0: t, i1: t, a: 0 };
     }
     // The position between texel centres in 8 fraction bits: the texel index is its integer
-    // part, the weight of the second texel its fraction. Unnormalized coordinates round to it
-    // (half up: x = 1 + 4/2048 weighs 1/256), normalized ones are truncated (the rotation
-    // example: u * N * 256 = k + 0.5 weighs as k).
+    // part, the weight of the second texel its fraction, rounded half up (x = 1 + 4/2048 weighs
+    // 1/256), normalized coordinates alike (every pixel of the rotation example at the H200's
+    // own coordinates; tests/texture_hw.rs).
     let fixed = floor_i64((x - 0.5) * 256.0 + 0.5);
     let i = fixed >> 8;
     let a = (fixed & 255) as u32;
