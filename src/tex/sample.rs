@@ -7,9 +7,13 @@
 //! `(1 - a) * T[i] + a * T[i + 1]` with `a = frac(x - 0.5)` held in 9-bit fixed point with
 //! 8 fractional bits; `Clamp` clamps the texel index, `Border` reads the border colour outside
 //! the texture, `Wrap` and `Mirror` (normalized coordinates only) repeat the texture or its
-//! reflection. The rounding of the coordinate, of the weight and of the interpolation are
+//! reflection. The rounding of the coordinate, of the weights and of the interpolation are
 //! the H200's, measured by the sweeps in tests/hw/texture (see its README for what each sweep
-//! showed).
+//! showed): corner weights that keep each axis's weight exact ([`corner_weights`]), float
+//! texels in block floating point ([`block_bits`], after NVIDIA's US patent 8,098,257),
+//! 8/16-bit normalized texels in fixed point. Bit-exact on every 1D and 2D filtered word of the
+//! sweeps; signed 8-bit and trilinear filtering are close fits (README, "What is not yet
+//! equal").
 
 use super::desc::{AddressMode, FilterMode, TextureDesc};
 use super::format::{decode, returns_float, ChannelFormat, ChannelType, ReadMode, Texel};
@@ -77,9 +81,9 @@ pub fn axis(c: f32, n: u32, desc: &TextureDesc, dim: usize, linear: bool) -> Axi
         return Axis { i0: t, i1: t, a: 0 };
     }
     // The position between texel centres in 8 fraction bits: the texel index is its integer
-    // part, the weight of the second texel its fraction. Unnormalized coordinates round to it
-    // (half up: x = 1 + 4/2048 weighs 1/256), normalized ones are truncated (the rotation
-    // example: u * N * 256 = k + 0.5 weighs as k).
+    // part, the weight of the second texel its fraction, rounded half up (x = 1 + 4/2048 weighs
+    // 1/256), normalized coordinates alike (every pixel of the rotation example at the H200's
+    // own coordinates; tests/texture_hw.rs).
     let fixed = floor_i64((x - 0.5) * 256.0 + 0.5);
     let i = fixed >> 8;
     let a = (fixed & 255) as u32;
@@ -103,26 +107,58 @@ fn floor_i64(x: f64) -> i64 {
     }
 }
 
-/// The bilinear (or trilinear) weight of each corner of the footprint, in 1/256: the product
-/// of the per-axis weights, rounded to 8 fraction bits (half up) at each product (measured:
-/// with per-axis weights alone the 2D results are off; with the products rounded every 8-bit
-/// result is exact). Corner `c` takes the second texel along axis `k` when bit `k` of `c` is set.
+/// The weight of each corner of the footprint, in 1/256, as the H200's filter forms them from
+/// the per-axis weights `ax`, `ay` (and `az`). Corner `c` takes the second texel along axis `k`
+/// when bit `k` of `c` is set.
+///
+/// Bilinear (measured: every 2D and 1D filtered word of the sweeps, all channel types but
+/// signed 8-bit): only the product of the two second-texel weights is rounded,
+/// `w11 = round(ax * ay / 256)` (half up); the others complete the per-axis weights exactly,
+/// `w10 = ax - w11`, `w01 = ay - w11`, `w00 = 256 - ax - ay + w11`, so each axis keeps its
+/// weight and the four sum to 256. Rounding each product on its own, or weighing float texels
+/// by the exact products, leaves hundreds of words off.
+///
+/// Trilinear (the best fit found, not bit-exact: tests/hw/texture/README.md): the bilinear rule
+/// over the x and z axes, each of those weights then split along y as `round(w * ay / 256)`
+/// (half up) and the rest.
 pub fn corner_weights(axes: &[Axis]) -> [u32; 8] {
     let mut w = [0u32; 8];
-    for (c, slot) in w.iter_mut().enumerate().take(1 << axes.len()) {
-        let mut p = 256u32;
-        for (k, ax) in axes.iter().enumerate() {
-            let f = if c >> k & 1 == 1 { ax.a } else { 256 - ax.a };
-            p = (p * f + 128) >> 8;
+    let bilinear = |a: u32, b: u32| {
+        let w11 = (a * b + 128) >> 8;
+        [256 + w11 - a - b, a - w11, b - w11, w11]
+    };
+    match axes {
+        [x] => {
+            w[0] = 256 - x.a;
+            w[1] = x.a;
         }
-        *slot = p;
+        [x, y] => w[..4].copy_from_slice(&bilinear(x.a, y.a)),
+        [x, y, z] => {
+            let xz = bilinear(x.a, z.a);
+            for (c, slot) in w.iter_mut().enumerate() {
+                let pair = xz[(c & 1) | (c >> 1 & 2)];
+                let second = (pair * y.a + 128) >> 8;
+                *slot = if c & 2 != 0 { second } else { pair - second };
+            }
+        }
+        _ => w[0] = 256,
     }
     w
 }
 
-/// `x` rounded to f32, to nearest with ties away from zero (measured on the rotation example:
-/// of 127,000 results exactly halfway between two floats, the H200 returned the larger
-/// magnitude in all but 99, where round-to-nearest-even takes the even one).
+/// Whether corner `c`'s texel takes part at all: the exact product of its per-axis weights is
+/// not zero (measured: a tap of weight zero is not fetched, a bilinear fetch on texel centres
+/// touches the sectors of one texel; tests/texture_mem_hw.rs, `f32_linear_centre_*`).
+fn fetched(axes: &[Axis], c: usize) -> bool {
+    axes.iter().enumerate().all(|(k, ax)| {
+        let f = if c >> k & 1 == 1 { ax.a } else { 256 - ax.a };
+        f != 0
+    })
+}
+
+/// `x` (exact) rounded to f32, to nearest with ties away from zero (measured on the rotation
+/// example: of 127,000 results exactly halfway between two floats, the H200 returned the larger
+/// magnitude).
 fn round_half_away(x: f64) -> f32 {
     let r = x as f32;
     let rd = f64::from(r);
@@ -151,24 +187,72 @@ fn round_half_away(x: f64) -> f32 {
     }
 }
 
-/// The exact product of the per-axis weights of each corner (as fractions of 1).
-fn exact_weights(axes: &[Axis]) -> [f64; 8] {
-    let mut w = [0f64; 8];
-    for (c, slot) in w.iter_mut().enumerate().take(1 << axes.len()) {
-        let mut p = 1f64;
-        for (k, ax) in axes.iter().enumerate() {
-            let f = if c >> k & 1 == 1 { ax.a } else { 256 - ax.a };
-            p *= f64::from(f) / 256.0;
-        }
-        *slot = p;
+/// `x` (exact) rounded to f16, to nearest with ties away from zero, returned as f32 (measured:
+/// every filtered f16 word of the sweeps is an f16 value, rounded so).
+fn round_half_away_f16(x: f64) -> f32 {
+    if x == 0.0 || !x.is_finite() {
+        return x as f32;
     }
-    w
+    // The spacing of f16 values at |x|: 2^(e - 10), with subnormals below 2^-14.
+    let e = ((((x.to_bits() >> 52) & 0x7ff) as i32) - 1023).max(-14);
+    let ulp = 2f64.powi(e - 10);
+    let n = (x.abs() / ulp + 0.5).floor();
+    let v = (n * ulp).copysign(x);
+    if v.abs() > 65504.0 {
+        f32::INFINITY.copysign(x as f32)
+    } else {
+        v as f32
+    }
+}
+
+/// Mantissa bits of the filter's block floating point: the float texels of one footprint share
+/// the exponent of the largest (of the taps with non-zero weight) and keep this many bits of
+/// it, the rest truncated toward zero, before the fixed-point weighting (NVIDIA's floating-
+/// point texture filter, US patent 8,098,257: "groups of floating-point texture values are
+/// converted to products of a fixed-point mantissa and a scaling factor that is the same for
+/// each texture value in the group"). Measured: 28 bits for f32 texels, 15 for f16 (every
+/// filtered f32 and f16 word of the 1D and 2D sweeps; 27 or 29, 14 or 16 leave words off).
+fn block_bits(ty: ChannelType) -> i32 {
+    if ty == ChannelType::F16 {
+        15
+    } else {
+        28
+    }
+}
+
+/// The block floating-point sum `Σ w_i v_i / 256` of float taps (`None` when a tap is not
+/// finite: then the exact sum, which carries the infinity or NaN).
+fn block_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
+    let mut e_max = i32::MIN;
+    for &(w, v) in taps {
+        if !v.is_finite() {
+            return None;
+        }
+        if w != 0 && v != 0.0 {
+            // f32 and f16 values are normal f64s: the exponent field is exact.
+            e_max = e_max.max(((v.to_bits() >> 52) & 0x7ff) as i32 - 1023);
+        }
+    }
+    if e_max == i32::MIN {
+        return Some(0.0);
+    }
+    let shift = bits - 1 - e_max;
+    let mut acc: i64 = 0;
+    for &(w, v) in taps {
+        if w != 0 {
+            // |m| < 2^bits; exact scaling by a power of two, truncation toward zero.
+            let m = (v * 2f64.powi(shift)).trunc() as i64;
+            acc += i64::from(w) * m;
+        }
+    }
+    // |acc| < 2^(bits + 11): exact in f64, as is the power-of-two scaling.
+    Some(acc as f64 * 2f64.powi(-shift - 8))
 }
 
 /// A channel's value in the filter's 16-bit fixed point, for 8- and 16-bit integer channels read
-/// as normalized floats: unsigned 8-bit `v` becomes `v * 257` (exact unorm16), signed 8-bit
-/// `round(v * 32767 / 127)`, 16-bit channels stay as they are. `None` for other formats, which
-/// filter in floating point.
+/// as normalized floats: unsigned 8-bit `v` becomes `v * 257` (exact unorm16), 16-bit channels
+/// stay as they are; signed 8-bit channels are filtered as they are (see [`filter`]). `None`
+/// for other formats, which filter in block floating point.
 fn fixed16(f: ChannelFormat, read: ReadMode, bytes: &[u8], c: usize) -> Option<i32> {
     if read != ReadMode::NormalizedFloat {
         return None;
@@ -177,24 +261,28 @@ fn fixed16(f: ChannelFormat, read: ReadMode, bytes: &[u8], c: usize) -> Option<i
     let b = &bytes[c * n..c * n + n];
     Some(match f.ty {
         ChannelType::U8 => i32::from(b[0]) * 257,
-        ChannelType::I8 => {
-            let v = i32::from(b[0] as i8).max(-127);
-            // round(v * 32767 / 127), halves away from zero (never met: 127 is odd)
-            let num = v * 32767;
-            (num + num.signum() * 63) / 127
-        }
+        // -128 is not clamped to -127 before filtering (measured: a footprint of -128, 80,
+        // -58, -115 at 1/4 each reads -14255 / 32767, which -127 would not give).
+        ChannelType::I8 => i32::from(b[0] as i8),
         ChannelType::U16 => i32::from(u16::from_le_bytes([b[0], b[1]])),
         ChannelType::I16 => i32::from(i16::from_le_bytes([b[0], b[1]])),
         _ => return None,
     })
 }
 
-/// The 16-bit fixed-point result as a float (as the point-sampled decode: `v / 65535`,
-/// `max(v / 32767, -1)`).
-fn from_fixed16(ty: ChannelType, v: i32) -> u32 {
+/// The fixed-point sum `acc` (texel units times 256) as a float: 16-bit results round half up
+/// to a 16-bit step and read as the point-sampled decode does (`v / 65535`,
+/// `max(v / 32767, -1)`); signed 8-bit results (8-bit texel units) are scaled to 16 bits,
+/// `round(acc * 32767 / (127 * 256))` half up (the best fit found: 163 of the sweeps' 18,144
+/// filtered signed 8-bit words differ by one 16-bit step, tests/hw/texture/README.md).
+fn from_fixed16(ty: ChannelType, acc: i64) -> u32 {
     match ty {
-        ChannelType::U8 | ChannelType::U16 => (v as f32 / 65535.0).to_bits(),
-        _ => (v as f32 / 32767.0).max(-1.0).to_bits(),
+        ChannelType::U8 | ChannelType::U16 => (((acc + 128) >> 8) as f32 / 65535.0).to_bits(),
+        ChannelType::I8 => {
+            let k = (2 * acc * 32767 + 127 * 256).div_euclid(2 * 127 * 256);
+            (k as f32 / 32767.0).max(-1.0).to_bits()
+        }
+        _ => (((acc + 128) >> 8) as f32 / 32767.0).max(-1.0).to_bits(),
     }
 }
 
@@ -228,28 +316,19 @@ pub fn filter<'a>(
         };
     }
     let dims = axes.len();
-    // The 16-bit fixed-point path weighs corners by products rounded to 1/256; the float path
-    // by the exact products of the per-axis weights (measured: with rounded products the
-    // weights of a float fetch need not sum to 1, and the H200's results show they do).
     let weights = corner_weights(axes);
-    let exact = exact_weights(axes);
     let border16 = border_fixed16(desc, format);
     let fixed = fixed16(format, desc.read, &[0u8; 8], 0).is_some();
     let mut acc16 = [0i64; 4];
-    let mut accf = [0f64; 4];
+    let mut taps = [[(0u32, 0f64); 8]; 4];
     for (c, &w) in weights.iter().enumerate().take(1 << dims) {
-        let we = exact[c];
-        // A tap of weight zero is not fetched (measured: a bilinear fetch on texel centres
-        // touches the sectors of one texel; tests/texture_mem_hw.rs, `f32_linear_centre_*`),
-        // and adds nothing to the result.
-        if w == 0 && we == 0.0 {
+        if !fetched(axes, c) {
             continue;
         }
         let corner = read([get(0, c & 1 != 0), get(1, c & 2 != 0), get(2, c & 4 != 0)]);
-        for k in 0..4 {
+        for k in 0..format.channels as usize {
             if fixed {
                 let v = match &corner {
-                    _ if k >= format.channels as usize => 0,
                     Corner::Texel(b) => fixed16(format, desc.read, b, k).unwrap_or(0),
                     Corner::Border => border16[k],
                 };
@@ -259,16 +338,24 @@ pub fn filter<'a>(
                     Corner::Texel(b) => f32::from_bits(decode(format, desc.read, b).w[k]),
                     Corner::Border => f32::from_bits(border.w[k]),
                 };
-                accf[k] += f64::from(v) * we;
+                taps[k][c] = (w, f64::from(v));
             }
         }
     }
     let mut out = [0u32; 4];
     for k in 0..format.channels as usize {
         out[k] = if fixed {
-            from_fixed16(format.ty, ((acc16[k] + 128) >> 8) as i32)
+            from_fixed16(format.ty, acc16[k])
         } else {
-            round_half_away(accf[k]).to_bits()
+            let t = &taps[k][..1 << dims];
+            match block_sum(t, block_bits(format.ty)) {
+                Some(x) if format.ty == ChannelType::F16 => round_half_away_f16(x).to_bits(),
+                Some(x) => round_half_away(x).to_bits(),
+                None => {
+                    let x: f64 = t.iter().map(|&(w, v)| v * f64::from(w) / 256.0).sum();
+                    (x as f32).to_bits()
+                }
+            }
         };
     }
     out
@@ -282,10 +369,6 @@ fn border_fixed16(desc: &TextureDesc, format: ChannelFormat) -> [i32; 4] {
         let e = encode_border(format.ty, desc.border[k]).unwrap_or(0);
         *slot = match format.ty {
             ChannelType::U8 => e * 257,
-            ChannelType::I8 => {
-                let num = e * 32767;
-                (num + num.signum() * 63) / 127
-            }
             _ => e,
         };
     }
