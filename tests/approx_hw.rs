@@ -487,79 +487,80 @@ fn cuda_math_equals_the_h200s() {
             .unwrap(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    // As PTX: under SASS, `x / y` of a zero `x` and a negative `y` gives +0 where the H200
-    // gives -0 (129 of 16,384; the fast division path runs where the H200's FCHK takes the
-    // slow one: docs/notes/issue-9-sdef.md).
-    let opts = RunOptions {
-        write_outputs: false,
-        isa: gpumemsim::run::Isa::Ptx,
-        ..RunOptions::default()
-    };
-    let report = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
-    let ours = &report.outputs[0].2;
+    // Both instruction sets: the PTX's `.approx` instructions and the SASS's `MUFU` (with the
+    // division and square-root subroutines ptxas emits around them) must give the H200's bits.
     let hw = unzstd(&root.join("tests/hw/h200/mufu/cuda_math.bin.zst"));
-    assert_eq!(ours.len(), hw.len());
-    const NAMES: [&str; 42] = [
-        "x",
-        "y",
-        "expf",
-        "exp2f",
-        "exp10f",
-        "expm1f",
-        "logf",
-        "log2f",
-        "log10f",
-        "log1pf",
-        "sinf",
-        "cosf",
-        "tanf",
-        "powf",
-        "powf(|x|,0.5)",
-        "tanhf",
-        "atan2f",
-        "atanf",
-        "sqrtf",
-        "rsqrtf",
-        "cbrtf",
-        "erff",
-        "sinhf",
-        "coshf",
-        "__expf",
-        "__exp10f",
-        "__sinf",
-        "__cosf",
-        "__tanf",
-        "__fdividef",
-        "__logf",
-        "__log2f",
-        "__log10f",
-        "__powf",
-        "__frcp_rn",
-        "__fsqrt_rn",
-        "__frsqrt_rn",
-        "x/y",
-        "__sincosf.s",
-        "__sincosf.c",
-        "sincosf.s",
-        "sincosf.c",
-    ];
-    let n = 16384;
-    let word = |b: &[u8], i: usize| {
-        u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-    };
     let mut failures = Vec::new();
-    for (k, name) in NAMES.iter().enumerate() {
-        let col = |b: &[u8], g: usize| word(b, k * n + g);
-        let bad: Vec<usize> = (0..n).filter(|&g| col(ours, g) != col(&hw, g)).collect();
-        if let Some(&g) = bad.first() {
-            failures.push(format!(
-                "{name}: {} of {n} differ, e.g. thread {g}: x={:#010x} y={:#010x} ours={:#010x} h200={:#010x}",
+    for isa in [gpumemsim::run::Isa::Ptx, gpumemsim::run::Isa::Sass] {
+        let opts = RunOptions {
+            write_outputs: false,
+            isa,
+            ..RunOptions::default()
+        };
+        let report = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+        let ours = &report.outputs[0].2;
+        assert_eq!(ours.len(), hw.len());
+        const NAMES: [&str; 42] = [
+            "x",
+            "y",
+            "expf",
+            "exp2f",
+            "exp10f",
+            "expm1f",
+            "logf",
+            "log2f",
+            "log10f",
+            "log1pf",
+            "sinf",
+            "cosf",
+            "tanf",
+            "powf",
+            "powf(|x|,0.5)",
+            "tanhf",
+            "atan2f",
+            "atanf",
+            "sqrtf",
+            "rsqrtf",
+            "cbrtf",
+            "erff",
+            "sinhf",
+            "coshf",
+            "__expf",
+            "__exp10f",
+            "__sinf",
+            "__cosf",
+            "__tanf",
+            "__fdividef",
+            "__logf",
+            "__log2f",
+            "__log10f",
+            "__powf",
+            "__frcp_rn",
+            "__fsqrt_rn",
+            "__frsqrt_rn",
+            "x/y",
+            "__sincosf.s",
+            "__sincosf.c",
+            "sincosf.s",
+            "sincosf.c",
+        ];
+        let n = 16384;
+        let word = |b: &[u8], i: usize| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        };
+        for (k, name) in NAMES.iter().enumerate() {
+            let col = |b: &[u8], g: usize| word(b, k * n + g);
+            let bad: Vec<usize> = (0..n).filter(|&g| col(ours, g) != col(&hw, g)).collect();
+            if let Some(&g) = bad.first() {
+                failures.push(format!(
+                "{isa:?} {name}: {} of {n} differ, e.g. thread {g}: x={:#010x} y={:#010x} ours={:#010x} h200={:#010x}",
                 bad.len(),
                 word(&hw, g),
                 word(&hw, n + g),
                 col(ours, g),
                 col(&hw, g)
             ));
+            }
         }
     }
     assert!(

@@ -660,14 +660,6 @@ fn sass_is_the_default_and_the_report_says_why() {
 const ISA_WORDS_NOT_YET: &[(&str, usize, usize, &str)] = &[
     (
         "isa_float.bin",
-        80,
-        176,
-        "__fsqrt_rz(-0.0f): the H200 gives -0, the SASS run +0 (the sign is lost on the slow path)",
-    ),
-    ("isa_float.bin", 82, 176, "sqrtf(-0.0f): as result 80"),
-    ("isa_float.bin", 82, 304, "sqrtf(-0.0f): as result 80"),
-    (
-        "isa_float.bin",
         138,
         145,
         "__dsqrt_ru(fabs(NaN)), high word: the H200 keeps the NaN's sign, the SASS run clears it",
