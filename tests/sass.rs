@@ -274,6 +274,24 @@ fn bad_sass_is_a_located_error_not_a_crash() {
     let target = "IMAD.WIDE R8, R7, 0x4, R8 ;";
     assert!(sass.contains(target));
     let line = sass.lines().position(|l| l.contains(target)).expect("line") + 1;
+    // The kernel whose code holds it, and the others.
+    let kernels: Vec<(usize, &str)> = sass
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| Some((i + 1, l.strip_prefix(".text.")?.strip_suffix(':')?)))
+        .collect();
+    let kernel = kernels
+        .iter()
+        .rev()
+        .find(|(at, _)| *at < line)
+        .expect("the target's kernel")
+        .1;
+    let others: Vec<&str> = kernels
+        .iter()
+        .map(|k| k.1)
+        .filter(|k| *k != kernel)
+        .collect();
+    assert_eq!(others.len(), 2);
     for (bad, why) in [
         ("IMAD.WIDE.FOO R8, R7, 0x4, R8 ;", "IMAD.WIDE.FOO"),
         (
@@ -289,10 +307,18 @@ fn bad_sass_is_a_located_error_not_a_crash() {
         let text = sass.replacen(target, bad, 1);
         let mut dev = Device::new(&H200);
         dev.load_ptx(&ptx, "transpose.ptx").expect("ptx loads");
-        let e = dev.load_sass(&text, "t.sass").expect_err(bad).to_string();
+        // The kernel holding the line is set aside; launching it gives the located error, and
+        // the module's other kernels run as SASS.
+        dev.load_sass(&text, "t.sass")
+            .unwrap_or_else(|e| panic!("{bad}: the module does not load: {e}"));
+        let e = dev.kernel_for_launch(kernel).expect_err(bad).to_string();
         assert!(e.contains(why), "{bad}: {e}");
         let loc = format!("t.sass:{line}:");
-        assert!(e.starts_with(&loc), "{bad}: not located at {loc}: {e}");
+        assert!(e.contains(&loc), "{bad}: not located at {loc}: {e}");
+        for other in others {
+            let k = dev.kernel_for_launch(other).expect("another kernel");
+            assert!(k.sass.is_some(), "{bad}: {other} does not run as SASS");
+        }
     }
 }
 

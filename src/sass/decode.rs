@@ -16,6 +16,8 @@ use crate::mem::request::{AccessKind, CacheOp, Space};
 
 use super::SassError;
 
+mod tex;
+
 /// One kernel's instructions as text.
 pub(crate) struct RawKernel {
     pub name: String,
@@ -802,6 +804,19 @@ impl Dec<'_> {
                 if base != "CS2R" && !mods.is_empty() {
                     return Err(self.unsupported());
                 }
+                if base == "CS2R" && mods.is_empty() && ops[1] == "SRZ" {
+                    // `CS2R R6, SRZ` (no `.32`) zeroes the pair R6, R7 (ptxas's two zero
+                    // coordinates of `tex2D(t, 0.0f, 0.0f)`, read as R6 and R7 by the TEX).
+                    let d = self.rdst_n(ops[0], 2)?[0] as u16;
+                    return none(SOp::Alu64 {
+                        f: |_, _, _, _| 0,
+                        d,
+                        a: self.zero(),
+                        b: self.zero(),
+                        c: self.zero(),
+                        k: 0,
+                    });
+                }
                 let sr = match ops[1] {
                     "SR_TID.X" => SpecialReg::Ptx(Sreg::Tid(0)),
                     "SR_TID.Y" => SpecialReg::Ptx(Sreg::Tid(1)),
@@ -1406,6 +1421,7 @@ impl Dec<'_> {
             "LDG" | "LDS" | "LDL" | "LD" => self.load(base, mods, ops),
             "STG" | "STS" | "STL" | "ST" => self.store(base, mods, ops),
             "ATOMS" | "ATOMG" | "ATOM" | "REDG" | "RED" => self.atomic(base, mods, ops),
+            "TEX" | "TLD" | "TLD4" | "TXQ" | "SULD" | "SUST" => self.tex(base, mods, ops),
             _ => Err(self.unsupported()),
         }
     }
