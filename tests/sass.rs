@@ -315,7 +315,7 @@ fn bad_sass_is_a_located_error_not_a_crash() {
         assert!(e.contains(why), "{bad}: {e}");
         let loc = format!("t.sass:{line}:");
         assert!(e.contains(&loc), "{bad}: not located at {loc}: {e}");
-        for other in others {
+        for other in &others {
             let k = dev.kernel_for_launch(other).expect("another kernel");
             assert!(k.sass.is_some(), "{bad}: {other} does not run as SASS");
         }

@@ -675,6 +675,7 @@ impl Dec<'_> {
             Some(i) => &text[..i],
             None => text,
         };
+        self.texture_descriptor_table(text)?;
         let mut rest = text.trim();
         let mut guard = PIn::TRUE;
         if let Some(r) = rest.strip_prefix('@') {

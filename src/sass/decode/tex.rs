@@ -165,6 +165,7 @@ impl Dec<'_> {
                 for m in mods {
                     match *m {
                         "D" => raw = true,
+                        "P" => raw = false,
                         "BA" => ba = true,
                         "1D" => geom = Some(Geom::D1),
                         "2D" => geom = Some(Geom::D2),
@@ -232,6 +233,17 @@ impl Dec<'_> {
                 guard: None,
             }),
         ))
+    }
+
+    /// Refuses the driver's texture descriptor table, which ptxas reads for the `txq` queries
+    /// `TXQ` does not answer (see the module docs).
+    pub(super) fn texture_descriptor_table(&self, text: &str) -> R<()> {
+        if text.contains(".nv.unified.texrefDescSize") {
+            return Err(self.err(
+                "this reads the driver's texture descriptor table (.nv.unified.texrefDescSize, c[0x0][0xf0]): ptxas's form of txq.channel_data_type, .channel_order, .normalized_coords, .filter_mode, .addr_mode_N, .num_mipmap_levels, .array_size, .num_samples, which gpumemsim does not model (txq.width, .height and .depth are TXQ and run)",
+            ));
+        }
+        Ok(())
     }
 
     /// A sparse fetch's leading predicate destination, if any: the rest and its slot (the sink
