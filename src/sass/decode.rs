@@ -1284,6 +1284,36 @@ impl Dec<'_> {
                 none(self.alu(alu::sgxt, ops[0], a, b, self.zero(), k)?)
             }
             "ISETP" | "UISETP" => self.isetp(mods, ops).map(|o| (o, None)),
+            "FSET" => {
+                // FSET.BF.cmp.AND d, a, b, PT: 1.0 where the comparison holds, else 0.0 (.BF:
+                // a float boolean; ptxas's form of tex_probe.cu's `a == -1.0f ? 1.0f : 0.0f`).
+                let f: Option<Lane3> = match mods {
+                    ["BF", c, "AND"] => match cmp_of(c) {
+                        Some(Cmp::Eq) => Some(|a, b, _, _| fset(fl(a) == fl(b))),
+                        Some(Cmp::Ne) => Some(|a, b, _, _| fset(fl(a) < fl(b) || fl(a) > fl(b))),
+                        Some(Cmp::Lt) => Some(|a, b, _, _| fset(fl(a) < fl(b))),
+                        Some(Cmp::Le) => Some(|a, b, _, _| fset(fl(a) <= fl(b))),
+                        Some(Cmp::Gt) => Some(|a, b, _, _| fset(fl(a) > fl(b))),
+                        Some(Cmp::Ge) => Some(|a, b, _, _| fset(fl(a) >= fl(b))),
+                        Some(Cmp::Neu) => Some(|a, b, _, _| fset(fl(a) != fl(b))),
+                        Some(Cmp::Equ) => {
+                            Some(|a, b, _, _| fset(!(fl(a) < fl(b) || fl(a) > fl(b))))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let f = f.ok_or_else(|| self.unsupported())?;
+                self.want(ops, 4)?;
+                if self.pin(ops[3])? != PIn::TRUE {
+                    return Err(self.unsupported());
+                }
+                let (a, b) = (
+                    self.src(ops[1], ImmKind::F32)?,
+                    self.src(ops[2], ImmKind::F32)?,
+                );
+                none(self.alu(f, ops[0], a, b, self.zero(), 0)?)
+            }
             "FSETP" | "DSETP" => {
                 let f64 = base == "DSETP";
                 let mut cmp = None;
@@ -2074,6 +2104,19 @@ impl Dec<'_> {
             crate::ir::Src::Imm(0)
         };
         Ok((addr, Some(inst(d.map(|d| d as u32), b, c))))
+    }
+}
+
+fn fl(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+/// `FSET.BF`'s result: 1.0 or 0.0.
+fn fset(t: bool) -> u32 {
+    if t {
+        1.0f32.to_bits()
+    } else {
+        0
     }
 }
 
