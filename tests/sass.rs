@@ -18,7 +18,10 @@ mod common;
 /// (`WARPSYNC.EXCLUSIVE` after a `BRA.DIV`) end up waiting for each other, which the executor
 /// reports as a fault naming the instruction instead of hanging.
 const NOT_YET: &[(&str, &str)] = &[
-    ("tests/hw/kernels/isa.toml", "cannot be launched in gpumemsim"),
+    (
+        "tests/hw/kernels/isa.toml",
+        "cannot be launched in gpumemsim",
+    ),
     ("tests/hw/kernels/warp_masks.toml", "can never arrive"),
 ];
 

@@ -351,7 +351,7 @@ impl Dec<'_> {
         if r == self.s.zero || r == self.s.sink {
             return Ok(());
         }
-        if r % n != 0 || r + n > self.s.nr {
+        if !r.is_multiple_of(n) || r + n > self.s.nr {
             return Err(self.err(format!(
                 "register '{t}' is not aligned to its {n}-register group"
             )));
