@@ -156,11 +156,24 @@ impl Probe {
     }
 }
 
-/// Runs every launch of tex_probe.cu (with TEX_PROBE_MASKS set, as the second recording).
-fn simulate() -> BTreeMap<String, BTreeMap<String, f64>> {
+/// Runs every launch of tex_probe.cu (with TEX_PROBE_MASKS set, as the second recording), as
+/// PTX or (`sass`) as the committed sm_90 SASS of the same PTX (tests/hw/texture_mem/
+/// tex_probe.sass, the H200 cubin's instructions: tests/tex_sass.rs).
+fn simulate(sass: bool) -> BTreeMap<String, BTreeMap<String, f64>> {
     let ptx = std::fs::read_to_string(root("tests/hw/texture_mem/tex_probe.ptx")).expect("PTX");
     let mut dev = Device::new(&H200);
     dev.load_ptx(&ptx, "tex_probe.ptx").expect("PTX loads");
+    if sass {
+        let text =
+            std::fs::read_to_string(root("tests/hw/texture_mem/tex_probe.sass")).expect("SASS");
+        dev.load_sass(&text, "tex_probe.sass").expect("SASS loads");
+        for k in gpumemsim::sass::header(&text).0 {
+            let k = dev
+                .kernel_for_launch(&k.name)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(k.sass.is_some(), "{} does not run as SASS", k.name);
+        }
+    }
     let d_out = dev.malloc(4 << 20, "d_out");
     let first = recording(
         &format!("{DIR}/ncu/tex_probe.csv"),
@@ -670,7 +683,33 @@ const GLD_METRICS: &[&str] = &[
 
 #[test]
 fn texture_counters_match_the_h200() {
-    let sim = simulate();
+    compare(&simulate(false));
+}
+
+/// The same launches run as SASS: the texture instructions are the SASS ones
+/// (`smsp__sass_inst_executed_op_texture.sum` counts `TEX`/`TLD`/`TLD4`, the surface counters
+/// `SULD`/`SUST`), with the same tolerances and exclusions as the PTX run.
+#[test]
+fn texture_counters_under_sass_match_the_h200() {
+    let sass = simulate(true);
+    let ptx = simulate(false);
+    // Where both ISAs fetch the same texels the memory counters are the same; the instruction
+    // counts are those of the SASS (the same here: one texture instruction per PTX one).
+    for (name, m) in &sass {
+        for metric in [
+            "smsp__sass_inst_executed_op_texture.sum",
+            "smsp__inst_executed_op_surface_ld.sum",
+            "smsp__inst_executed_op_surface_st.sum",
+            "l1tex__t_sectors_pipe_tex_mem_texture.sum",
+        ] {
+            assert_eq!(m.get(metric), ptx[name].get(metric), "{name} {metric}");
+        }
+    }
+    compare(&sass);
+}
+
+fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
+    let sim = sim.clone();
     let hw1 = recording(
         &format!("{DIR}/ncu/tex_probe.csv"),
         &format!("{DIR}/launches.txt"),

@@ -502,8 +502,8 @@ pub enum SOp {
         uniform: bool,
     },
     /// `R2UR`: a register's value in the first active lane, to a uniform register; with a
-    /// predicate destination, whether the value was the same in every active lane; `.OR`: the
-    /// OR of the active lanes' values.
+    /// predicate destination, set in the lanes whose value differs from it (`.OR`: ORed into
+    /// the predicate's value).
     R2ur {
         /// Destination.
         d: SReg,
@@ -527,6 +527,19 @@ pub enum SOp {
         /// The window the address is in: shared addresses have the 1 KB reserved window
         /// subtracted (see [`crate::sass`]).
         shared: bool,
+    },
+    /// A texture or surface instruction (`TEX`, `TLD`, `TLD4`, `TXQ`, `SULD`, `SUST`): its
+    /// effect is `code[pc]`, the [`crate::ir::Op::Tex`] of the PTX form with this kernel's
+    /// register slots as operands, run by the same texture unit (see [`crate::sass`]'s
+    /// `decode::tex`); this op holds what only the SASS form has.
+    Tex {
+        /// `.AOFFI`: (the register of packed 4-bit texel offsets, the first coordinate
+        /// register, the number of coordinates); the PTX form reads coordinate plus offset from
+        /// the [`SassCode::wide`] slots.
+        aoffi: Option<(SReg, SReg, u8)>,
+        /// A sparse fetch's predicate destination, set where a texel is not resident (the
+        /// sink when there is none).
+        nonresident: u8,
     },
     /// `SHFL.{IDX,UP,DOWN,BFLY} p, d, a, b, c`.
     Shfl {

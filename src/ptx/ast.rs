@@ -92,6 +92,8 @@ pub enum Operand {
     Vector(Vec<Operand>),
     /// `%r1|%p1`: a destination pair.
     Pair(String, String),
+    /// `{a, b, c, d}|%p1`: a vector destination and a predicate (`tex`'s `d|p`).
+    VectorPair(Vec<Operand>, String),
     /// `(a, b)`: an argument list of `call`.
     List(Vec<Operand>),
     /// `[tex, {x, y}]`, `[tex, sampler, {x, y}]`: the texture or surface reference and

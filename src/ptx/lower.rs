@@ -2025,7 +2025,7 @@ fn collect_refs<'f>(f: &'f ast::Function, refs: &mut HashSet<&'f str>) {
             Operand::Name(n) | Operand::SymOffset(n, _) | Operand::Address(Some(n), _) => {
                 refs.insert(n.as_str());
             }
-            Operand::Vector(v) | Operand::List(v) => todo.extend(v),
+            Operand::Vector(v) | Operand::List(v) | Operand::VectorPair(v, _) => todo.extend(v),
             _ => {}
         }
     }
@@ -2082,6 +2082,7 @@ fn describe(op: &Operand) -> String {
         Operand::Address(..) => "an address".to_string(),
         Operand::Vector(_) => "a vector".to_string(),
         Operand::Pair(a, b) => format!("'{a}|{b}'"),
+        Operand::VectorPair(_, p) => format!("a vector|'{p}'"),
         Operand::List(_) => "a list".to_string(),
         Operand::TexRef(_) => "a texture reference".to_string(),
     }

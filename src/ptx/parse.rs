@@ -702,6 +702,9 @@ impl<'a> Parser<'a> {
                 }
             }
             self.leave();
+            if open == '{' && self.eat_punct('|') {
+                return Ok(Operand::VectorPair(v, self.word()?));
+            }
             return Ok(if open == '{' {
                 Operand::Vector(v)
             } else {

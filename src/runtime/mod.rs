@@ -412,18 +412,27 @@ impl Device {
     }
 
     /// Runs the loaded module's kernels as SASS: decodes `text` (nvdisasm output, see
-    /// [`crate::sass`]; `file` names it in messages) and replaces each kernel it has. Returns
-    /// how many kernels now run as SASS.
+    /// [`crate::sass`]; `file` names it in messages) and replaces each kernel it has. A kernel
+    /// whose SASS does not decode is set aside with its located error, reported when it is
+    /// launched (as for PTX: the module's other kernels run). Returns how many kernels now
+    /// run as SASS.
     pub fn load_sass(&mut self, text: &str, file: &str) -> Result<usize, RuntimeError> {
         let m = self.module.as_mut().ok_or_else(|| {
             RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
         })?;
-        let kernels = crate::sass::load(text, file, &m.program)?;
-        let n = kernels.len();
-        for k in kernels {
+        let loaded = crate::sass::load(text, file, &m.program)?;
+        let n = loaded.kernels.len();
+        for k in loaded.kernels {
             if let Some(slot) = m.program.kernels.iter_mut().find(|p| p.name == k.name) {
                 *slot = k;
             }
+        }
+        for (name, e) in loaded.unrunnable {
+            m.program.kernels.retain(|k| k.name != name);
+            m.program.unloadable.push(crate::ir::Unloadable {
+                name,
+                error: e.located(text),
+            });
         }
         Ok(n)
     }

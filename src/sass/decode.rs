@@ -17,6 +17,8 @@ use crate::mem::request::{AccessKind, CacheOp, Space};
 
 use super::SassError;
 
+mod tex;
+
 /// One kernel's instructions as text.
 pub(crate) struct RawKernel {
     pub name: String,
@@ -736,6 +738,7 @@ impl Dec<'_> {
             Some(i) => &text[..i],
             None => text,
         };
+        self.texture_descriptor_table(text)?;
         let mut rest = text.trim();
         let mut guard = PIn::TRUE;
         if let Some(r) = rest.strip_prefix('@') {
@@ -920,6 +923,19 @@ impl Dec<'_> {
                 }
                 if base != "CS2R" && !mods.is_empty() {
                     return Err(self.unsupported());
+                }
+                if base == "CS2R" && mods.is_empty() && ops[1] == "SRZ" {
+                    // `CS2R R6, SRZ` (no `.32`) zeroes the pair R6, R7 (ptxas's two zero
+                    // coordinates of `tex2D(t, 0.0f, 0.0f)`, read as R6 and R7 by the TEX).
+                    let d = self.rdst_n(ops[0], 2)?[0] as u16;
+                    return none(SOp::Alu64 {
+                        f: |_, _, _, _| 0,
+                        d,
+                        a: self.zero(),
+                        b: self.zero(),
+                        c: self.zero(),
+                        k: 0,
+                    });
                 }
                 let sr = match ops[1] {
                     "SR_TID.X" => SpecialReg::Ptx(Sreg::Tid(0)),
@@ -1404,6 +1420,36 @@ impl Dec<'_> {
                     pin: self.pin(ops[4])?,
                 })
             }
+            "FSET" => {
+                // FSET.BF.cmp.AND d, a, b, PT: 1.0 where the comparison holds, else 0.0 (.BF:
+                // a float boolean; ptxas's form of tex_probe.cu's `a == -1.0f ? 1.0f : 0.0f`).
+                let f: Option<Lane3> = match mods {
+                    ["BF", c, "AND"] => match cmp_of(c) {
+                        Some(Cmp::Eq) => Some(|a, b, _, _| fset(fl(a) == fl(b))),
+                        Some(Cmp::Ne) => Some(|a, b, _, _| fset(fl(a) < fl(b) || fl(a) > fl(b))),
+                        Some(Cmp::Lt) => Some(|a, b, _, _| fset(fl(a) < fl(b))),
+                        Some(Cmp::Le) => Some(|a, b, _, _| fset(fl(a) <= fl(b))),
+                        Some(Cmp::Gt) => Some(|a, b, _, _| fset(fl(a) > fl(b))),
+                        Some(Cmp::Ge) => Some(|a, b, _, _| fset(fl(a) >= fl(b))),
+                        Some(Cmp::Neu) => Some(|a, b, _, _| fset(fl(a) != fl(b))),
+                        Some(Cmp::Equ) => {
+                            Some(|a, b, _, _| fset(!(fl(a) < fl(b) || fl(a) > fl(b))))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let f = f.ok_or_else(|| self.unsupported())?;
+                self.want(ops, 4)?;
+                if self.pin(ops[3])? != PIn::TRUE {
+                    return Err(self.unsupported());
+                }
+                let (a, b) = (
+                    self.src(ops[1], ImmKind::F32)?,
+                    self.src(ops[2], ImmKind::F32)?,
+                );
+                none(self.alu(f, ops[0], a, b, self.zero(), 0)?)
+            }
             "FSETP" | "DSETP" | "HSETP2" => {
                 let f64 = base == "DSETP";
                 let half = base == "HSETP2";
@@ -1563,6 +1609,7 @@ impl Dec<'_> {
             "LDG" | "LDS" | "LDL" | "LD" => self.load(base, mods, ops),
             "STG" | "STS" | "STL" | "ST" => self.store(base, mods, ops),
             "ATOMS" | "ATOMG" | "ATOM" | "REDG" | "RED" => self.atomic(base, mods, ops),
+            "TEX" | "TLD" | "TLD4" | "TXQ" | "SULD" | "SUST" => self.tex(base, mods, ops),
             _ => Err(self.unsupported()),
         }
     }
@@ -2273,6 +2320,19 @@ impl Dec<'_> {
             crate::ir::Src::Imm(0)
         };
         Ok((addr, Some(inst(d.map(|d| d as u32), b, c))))
+    }
+}
+
+fn fl(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+/// `FSET.BF`'s result: 1.0 or 0.0.
+fn fset(t: bool) -> u32 {
+    if t {
+        1.0f32.to_bits()
+    } else {
+        0
     }
 }
 

@@ -14,8 +14,9 @@
 //! The sm_90 conventions the executor follows were read off the disassembly of the committed
 //! PTX (ptxas 13.0.88) and checked by running it against the PTX executor (`tests/sass.rs`):
 //! - constant bank 0: `c[0x0][0x0..0xc]` the block size x, y, z, `c[0x0][0xc..0x18]` the grid
-//!   size, `c[0x0][0x28]` the top of the thread's local stack (`R1` starts there and the frame
-//!   is carved below it), `c[0x0][0x208]` the global memory descriptor (`desc[URx]`: a cache
+//!   size, `c[0x0][0x20..0x28]` the generic address of the local window (added to `R1` to
+//!   make a generic pointer to the stack, subtracted to turn it back), `c[0x0][0x28]` the top
+//!   of the thread's local stack (`R1` starts there and the frame is carved below it), `c[0x0][0x208]` the global memory descriptor (`desc[URx]`: a cache
 //!   policy only), kernel parameters from `c[0x0][0x210]` in the PTX parameter layout;
 //!   `__constant__` variables in bank 3 at their module offsets.
 //! - shared memory: a kernel forms shared addresses as `(SR_CgaCtaId << 24) + 0x400 + offset`:
@@ -119,7 +120,7 @@ fn check_bank0(
     use crate::ir::sass::{Opnd, SOp};
     let known = |off: u32, n: u32| {
         let end = off + n;
-        end <= 0x18 || (off >= 0x28 && end <= 0x2c) || (off >= 0x208 && end <= 0x210 + param_bytes)
+        end <= 0x18 || (off >= 0x20 && end <= 0x2c) || (off >= 0x208 && end <= 0x210 + param_bytes)
     };
     for (i, si) in code.insts.iter().enumerate() {
         let mut bad = None;
@@ -176,10 +177,44 @@ fn check_bank0(
     Ok(())
 }
 
+impl SassError {
+    /// The same error as a located [`crate::ptx::error::PtxError`] of the `.sass` text `sass`
+    /// (line, the instruction's column, its text), the form a kernel set aside at load
+    /// carries until it is launched.
+    pub fn located(&self, sass: &str) -> crate::ptx::error::PtxError {
+        let line_text = sass
+            .lines()
+            .nth(self.line.saturating_sub(1) as usize)
+            .unwrap_or("")
+            .to_string();
+        let col = line_text.find(self.text.as_str()).map_or(1, |c| c + 1) as u32;
+        crate::ptx::error::PtxError {
+            file: self.file.clone(),
+            line: self.line,
+            col,
+            message: self.message.clone(),
+            len: self.text.len().max(1) as u32,
+            line_text,
+        }
+    }
+}
+
+/// What [`load`] makes of a `.sass` file.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The kernels that run as SASS.
+    pub kernels: Vec<Kernel>,
+    /// The kernels whose SASS holds something gpumemsim does not decode, with the located
+    /// error: like a PTX kernel with an unsupported instruction, each is set aside and the
+    /// error reported when it is launched, so the module's other kernels still run.
+    pub unrunnable: Vec<(String, SassError)>,
+}
+
 /// Decodes `text` (a `.sass` file named `file`) into kernels that run as SASS, one per kernel
 /// of `ptx` that the file has. A kernel the PTX lacks is ignored (the SASS of the same module
-/// has the same kernels).
-pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassError> {
+/// has the same kernels). A kernel that does not decode is listed in [`Loaded::unrunnable`];
+/// what is wrong with the module's data (constant banks 3 and 4) is an error of the whole load.
+pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Loaded, SassError> {
     let (infos, _) = header(text);
     let mut out = Vec::new();
     let (raws, data) = decode::split(text);
@@ -215,11 +250,18 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassEr
         }
         bank4[o..o + 8].copy_from_slice(&v.addr.to_le_bytes());
     }
+    let mut unrunnable = Vec::new();
     for raw in raws {
         let Some(pk) = ptx.kernel(&raw.name) else {
             continue;
         };
-        let d = decode::decode(&raw, file)?;
+        let d = match decode::decode(&raw, file) {
+            Ok(d) => d,
+            Err(e) => {
+                unrunnable.push((pk.name.clone(), e));
+                continue;
+            }
+        };
         let info = infos.iter().find(|h| h.name == raw.name);
         let stack_frame = info.map(|h| h.stack_frame).unwrap_or(0);
         let code = SassCode {
@@ -238,7 +280,10 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassEr
             bank4: bank4.clone(),
             bank2: data.bank2.get(&raw.name).cloned().unwrap_or_default(),
         };
-        check_bank0(&code, &raw, file, pk.param_bytes)?;
+        if let Err(e) = check_bank0(&code, &raw, file, pk.param_bytes) {
+            unrunnable.push((pk.name.clone(), e));
+            continue;
+        }
         out.push(Kernel {
             name: pk.name.clone(),
             code: d.code,
@@ -255,5 +300,8 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Vec<Kernel>, SassEr
             sass: Some(Arc::new(code)),
         });
     }
-    Ok(out)
+    Ok(Loaded {
+        kernels: out,
+        unrunnable,
+    })
 }

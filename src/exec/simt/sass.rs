@@ -63,6 +63,10 @@ pub(super) fn cbank0(l: &Launch<'_>) -> Vec<u8> {
     // The local stack starts at the top of the thread's frame and grows down.
     let top = l.kernel.local_bytes as u32;
     c[0x28..0x2c].copy_from_slice(&top.to_le_bytes());
+    // The generic address of local offset 0 (ptxas: `IADD3 R6, P1, R1, c[0x20]` and
+    // `IMAD.X R7, RZ, RZ, c[0x24], P1` make the stack pointer generic): gpumemsim's local
+    // window, so a generic local address is the same as under PTX.
+    c[0x20..0x28].copy_from_slice(&crate::mem::space::LOCAL_WINDOW.to_le_bytes());
     c[0x210..].copy_from_slice(l.params);
     c
 }
@@ -1064,21 +1068,28 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 if e != 0 {
                     let regs = &w.regs[*ra as usize * 32..*ra as usize * 32 + 32];
                     let first = regs[e.trailing_zeros() as usize] as u32;
-                    let v = if *or {
-                        lanes(e).fold(0u32, |a, l| a | regs[l] as u32)
-                    } else {
-                        first
-                    };
-                    // The predicate: this lane's value is the uniform register's (the first
-                    // active lane's). ptxas's `R2UR P0, URZ, Rmask; @!P0 BRA.DIV` sends the
-                    // lanes of other masks to the collective slow path, so the lanes that go
-                    // on are one partition (the H200's results of `__reduce_add_sync` with
-                    // differing masks, tests/hw/kernels/warp_masks.cu, need exactly this).
-                    let same =
-                        lanes(e).fold(0u32, |a, l| a | ((regs[l] as u32 == first) as u32) << l);
-                    self.put(w, sc, *d, e, &[v; 32]);
-                    put_pred(w, *p, e, same);
+                    // The uniform register gets the first executing lane's value; the
+                    // predicate is set in the lanes whose value differs from it, and `.OR`
+                    // ORs that into the predicate's old value. Measured: with the predicate
+                    // set where the values are equal, binaryPartitionCG's `R2UR P0, URZ, R7;
+                    // @!P0 BRA.DIV` gave 2,080,233 for smsp__sass_thread_inst_executed_pred_on
+                    // against the H200's 2,096,617, with it set where they differ exactly
+                    // 2,096,617 (tests/sass.rs). ptxas's loops that make a per-lane 64-bit
+                    // value uniform (`@P1 R2UR P0, UR6, R2; @P1 R2UR.OR P0, UR7, R3; @!P0 TEX
+                    // ..., UR6`: a texture handle that differs between lanes,
+                    // tests/fixtures/tex_forms) run the instruction for the lanes whose both
+                    // words equal the uniform pair, as this gives.
+                    let differ =
+                        lanes(e).fold(0u32, |a, l| a | ((regs[l] as u32 != first) as u32) << l);
+                    let old = if *or { w.preds[*p as usize] } else { 0 };
+                    self.put(w, sc, *d, e, &[first; 32]);
+                    put_pred(w, *p, e, differ | old);
                 }
+            }
+            SOp::Tex { aoffi, nonresident } => {
+                self.sass_tex(w, mem, sc, pc, e, *aoffi)?;
+                // Every texel is resident: a sparse fetch's predicate is cleared.
+                put_pred(w, *nonresident, e, 0);
             }
             SOp::Mem { .. } => {
                 if e != 0 {

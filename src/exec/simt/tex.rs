@@ -140,3 +140,46 @@ impl<O: Observer> Ctx<'_, '_, O> {
         Ok(())
     }
 }
+
+impl<O: Observer> Ctx<'_, '_, O> {
+    /// A SASS texture or surface instruction ([`crate::ir::sass::SOp::Tex`]): the PTX form at
+    /// `code[pc]` run by [`Ctx::tex`], after `.AOFFI`'s offsets are added to the integer
+    /// coordinates (into the scratch slots that form reads). Like the PTX path, an instruction
+    /// whose guard holds in no lane still reaches the observer, with no lanes.
+    pub(super) fn sass_tex(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        sc: &crate::ir::sass::SassCode,
+        pc: u32,
+        e: u32,
+        aoffi: Option<(u16, u16, u8)>,
+    ) -> Result<(), Fault> {
+        if let Some((off, ra, n)) = aoffi {
+            for l in lanes(e) {
+                let o = w.regs[off as usize * 32 + l] as u32;
+                for k in 0..n as usize {
+                    let c = if ra == sc.zero {
+                        0
+                    } else {
+                        w.regs[(ra as usize + k) * 32 + l] as u32
+                    };
+                    // A signed 4-bit field per coordinate, x in bits 0-3.
+                    let d = ((o >> (4 * k)) as i32) << 28 >> 28;
+                    w.regs[(sc.wide as usize + k) * 32 + l] = u64::from(c.wrapping_add(d as u32));
+                }
+            }
+        }
+        let kernel = self.l.kernel;
+        let Op::Tex(t) = &kernel.code[pc as usize].op else {
+            return Err((
+                FaultKind::Unsupported {
+                    detail: "a SASS texture instruction without its texture operation".into(),
+                },
+                pc,
+                w.id * 32 + e.trailing_zeros().min(31),
+            ));
+        };
+        self.tex(w, mem, t, e, pc)
+    }
+}

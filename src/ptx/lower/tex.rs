@@ -140,6 +140,10 @@ impl KernelBuilder<'_> {
                         vec![Some(self.dst(frame, &Operand::Name(a.clone()), span)?)],
                         Some(self.pred_reg(frame, p, span)?),
                     ),
+                    Some(Operand::VectorPair(v, p)) => (
+                        dests(&Operand::Vector(v.clone()))?,
+                        Some(self.pred_reg(frame, p, span)?),
+                    ),
                     Some(o) => (dests(o)?, None),
                     None => return self.err(span, format!("'{}' needs operands", i.opcode)),
                 };
