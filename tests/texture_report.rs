@@ -60,43 +60,56 @@ fn a_column_walk_is_told_a_texture_would_halve_its_sectors() {
     );
 }
 
-/// The seed's rotation (examples/rotate.toml): its tex2D, inlined from CUDA's headers, is reported
-/// at the user's line (`rotate.cu:25`, the end of its `.loc inlined_at` chain),
-/// with the texture counters the H200 measured for it (tests/hw/h200/texture/rotate_ncu*.csv:
-/// 32,768 instructions, 262,144 requests), and the launch summary says what the texture unit did.
+/// The seed's rotation (examples/rotate.toml), with the texture counters the H200 measured for
+/// it (tests/hw/h200/texture/rotate_ncu*.csv: 32,768 instructions, 262,144 requests) under both
+/// instruction sets, and the launch summary says what the texture unit did. Its tex2D, inlined
+/// from CUDA's headers, is reported where each instruction set's line table puts it: the PTX's
+/// at the user's line (`rotate.cu:25`, the end of its `.loc inlined_at` chain); the SASS's at
+/// `rotate.cu:22`, the line ptxas's line table gives the `TEX.LL` (examples/rotate.sass, the
+/// table Nsight Compute's Source page reads).
 #[test]
 fn the_rotation_reports_its_texture_fetches_at_the_users_line() {
     let spec = Spec::load(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/rotate.toml"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let opts = RunOptions {
-        write_outputs: false,
-        ..RunOptions::default()
-    };
-    let report = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
-    let text = render(&report, 5);
-    let summary = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("texture:"))
-        .unwrap_or_else(|| panic!("no texture summary in:\n{text}"));
-    assert!(
-        summary.contains("32,768 instructions, 262,144 requests"),
-        "{summary}"
-    );
-    let head = text
-        .lines()
-        .zip(text.lines().skip(1))
-        .find(|(_, next)| next.contains("texture/surface:"))
-        .map(|(head, _)| head.trim())
-        .unwrap_or_else(|| panic!("no texture line in:\n{text}"));
-    assert!(head.starts_with("rotate.cu:25 "), "{head}");
-    let line = &report.launches[0]
-        .lines
-        .iter()
-        .find(|l| l.line == 25)
-        .expect("line 25");
-    assert_eq!(
-        line.metrics
-            .get("l1tex__t_requests_pipe_tex_mem_texture.sum"),
-        Some(&262_144)
-    );
+    for (isa, want) in [
+        (gpumemsim::run::Isa::Ptx, 25),
+        (gpumemsim::run::Isa::Sass, 22),
+    ] {
+        let opts = RunOptions {
+            write_outputs: false,
+            isa,
+            ..RunOptions::default()
+        };
+        let report = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+        let text = render(&report, 5);
+        let summary = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("texture:"))
+            .unwrap_or_else(|| panic!("no texture summary in:\n{text}"));
+        assert!(
+            summary.contains("32,768 instructions, 262,144 requests"),
+            "{isa:?}: {summary}"
+        );
+        let head = text
+            .lines()
+            .zip(text.lines().skip(1))
+            .find(|(_, next)| next.contains("texture/surface:"))
+            .map(|(head, _)| head.trim())
+            .unwrap_or_else(|| panic!("no texture line in:\n{text}"));
+        assert!(
+            head.starts_with(&format!("rotate.cu:{want} ")),
+            "{isa:?}: {head}"
+        );
+        let line = &report.launches[0]
+            .lines
+            .iter()
+            .find(|l| l.line == want)
+            .unwrap_or_else(|| panic!("{isa:?}: line {want}"));
+        assert_eq!(
+            line.metrics
+                .get("l1tex__t_requests_pipe_tex_mem_texture.sum"),
+            Some(&262_144),
+            "{isa:?}"
+        );
+    }
 }

@@ -111,7 +111,12 @@ pub fn load(dev: &mut Device, ptx: &PtxFile, isa: Isa) -> Result<IsaChoice, RunE
         SassSource::Committed(p) => (p.clone(), p.clone()),
         SassSource::Made(p) => (p.clone(), format!("{p}, made by ptxas and nvdisasm")),
     };
-    match dev.load_sass(&text, &name) {
+    let loaded = if isa == Isa::Auto {
+        dev.load_sass_whole(&text, &name)
+    } else {
+        dev.load_sass(&text, &name)
+    };
+    match loaded {
         Ok(_) => Ok(IsaChoice {
             isa: "sass",
             reason,

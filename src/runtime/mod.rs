@@ -417,10 +417,25 @@ impl Device {
     /// launched (as for PTX: the module's other kernels run). Returns how many kernels now
     /// run as SASS.
     pub fn load_sass(&mut self, text: &str, file: &str) -> Result<usize, RuntimeError> {
+        self.install_sass(text, file, false)
+    }
+
+    /// As [`Device::load_sass`], but all or nothing: when a kernel's SASS does not decode, the
+    /// module is left as it was (every kernel keeps its PTX) and that kernel's error is
+    /// returned. The default instruction set uses it to run a module as PTX rather than lose
+    /// a kernel to an opcode the SASS front end does not know yet.
+    pub fn load_sass_whole(&mut self, text: &str, file: &str) -> Result<usize, RuntimeError> {
+        self.install_sass(text, file, true)
+    }
+
+    fn install_sass(&mut self, text: &str, file: &str, whole: bool) -> Result<usize, RuntimeError> {
         let m = self.module.as_mut().ok_or_else(|| {
             RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
         })?;
-        let loaded = crate::sass::load(text, file, &m.program)?;
+        let mut loaded = crate::sass::load(text, file, &m.program)?;
+        if whole && !loaded.unrunnable.is_empty() {
+            return Err(loaded.unrunnable.swap_remove(0).1.into());
+        }
         let n = loaded.kernels.len();
         for k in loaded.kernels {
             if let Some(slot) = m.program.kernels.iter_mut().find(|p| p.name == k.name) {
