@@ -776,3 +776,41 @@ fn a_sass_run_the_executor_cannot_finish_runs_again_as_ptx() {
         "the rerun computes what the PTX run computes"
     );
 }
+
+/// A fault in a kernel that runs as SASS names the kernel, block, thread and the line of the
+/// `.sass` file (not a PTX line): transpose_naive reading past a shrunken `in` buffer faults at
+/// its `LDG`.
+#[test]
+fn a_sass_fault_names_the_sass_line() {
+    let dir = transpose_copy("fault");
+    std::fs::copy("examples/transpose.sass", dir.join("transpose.sass")).expect("copy");
+    let toml = std::fs::read_to_string(dir.join("transpose.toml")).expect("toml");
+    let small = toml.replacen(
+        "[buffers.in]\ntype = \"f32\"\nlen = 1048576",
+        "[buffers.in]\ntype = \"f32\"\nlen = 1024",
+        1,
+    );
+    assert_ne!(small, toml, "the spec's `in` buffer was not found");
+    std::fs::write(dir.join("transpose.toml"), small).expect("write");
+    let sass = std::fs::read_to_string("examples/transpose.sass").expect("sass");
+    let start = sass
+        .lines()
+        .position(|l| l.starts_with(".text._Z15transpose_naivePfPKf:"))
+        .expect("transpose_naive's section");
+    let (code, _, err) = cli(&dir, &["run", "transpose.toml", "--no-caches"], &[]);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("fault in kernel transpose_naive"), "{err}");
+    let n: usize = err
+        .split("SASS line ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no SASS line in: {err}"));
+    let line = sass.lines().nth(n - 1).expect("a line of transpose.sass");
+    assert!(
+        n > start && line.contains("LDG.E "),
+        "SASS line {n} is not one of transpose_naive's loads: {line}"
+    );
+    assert!(!err.contains("PTX line"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -60,12 +60,14 @@ pub enum Severity {
 /// A place in the kernel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Location {
-    /// Line in the PTX.
+    /// Line in the PTX, or in the `.sass` file when the kernel ran as SASS (`sass`).
     pub ptx_line: u32,
     /// CUDA source file, when the PTX has `.loc` lines.
     pub file: Option<String>,
     /// CUDA source line (0: unknown).
     pub line: u32,
+    /// Whether the kernel ran as SASS.
+    pub sass: bool,
 }
 
 impl Location {
@@ -86,13 +88,15 @@ impl Location {
             ptx_line,
             file,
             line,
+            sass: k.sass.is_some(),
         }
     }
 
     fn render(&self) -> String {
+        let isa = if self.sass { "SASS" } else { "PTX" };
         match &self.file {
-            Some(f) => format!("{f}:{} (PTX line {})", self.line, self.ptx_line),
-            None => format!("PTX line {}", self.ptx_line),
+            Some(f) => format!("{f}:{} ({isa} line {})", self.line, self.ptx_line),
+            None => format!("{isa} line {}", self.ptx_line),
         }
     }
 }

@@ -86,10 +86,12 @@ pub struct KernelFault {
     pub block: [u32; 3],
     /// Thread index in the block.
     pub thread: [u32; 3],
-    /// Line in the PTX.
+    /// Line in the PTX, or in the `.sass` file when the kernel ran as SASS (`sass`).
     pub ptx_line: u32,
-    /// The PTX instruction text.
+    /// The instruction's text (PTX or SASS).
     pub ptx_text: String,
+    /// Whether the kernel ran as SASS, so `ptx_line` is a line of its `.sass` file.
+    pub sass: bool,
     /// CUDA source file and line, when the PTX has `.loc` lines.
     pub source: Option<(String, u32)>,
     /// What went wrong.
@@ -185,8 +187,10 @@ impl fmt::Display for KernelFault {
         writeln!(f, "fault in kernel {}: {}", self.kernel, self.kind)?;
         write!(
             f,
-            "  block ({bx},{by},{bz}), thread ({tx},{ty},{tz}), PTX line {}: {}",
-            self.ptx_line, self.ptx_text
+            "  block ({bx},{by},{bz}), thread ({tx},{ty},{tz}), {} line {}: {}",
+            if self.sass { "SASS" } else { "PTX" },
+            self.ptx_line,
+            self.ptx_text
         )?;
         if let Some((file, line)) = &self.source {
             write!(f, "\n  source: {file}:{line}")?;

@@ -480,6 +480,7 @@ fn fault(
         thread,
         ptx_line: info.ptx_line,
         ptx_text: info.text,
+        sass: k.sass.is_some(),
         source,
         kind,
         printf: String::new(),
@@ -487,17 +488,18 @@ fn fault(
 }
 
 /// Where instruction `pc` of `k` is, for messages: `file.cu:8 (PTX line 47)`, or the PTX line
-/// alone when the PTX has no `.loc` lines.
+/// alone when the PTX has no `.loc` lines (`SASS line` when the kernel runs as SASS).
 fn place(k: &Kernel, pc: u32) -> String {
+    let isa = if k.sass.is_some() { "SASS" } else { "PTX" };
     let Some(info) = k.info.get(pc as usize) else {
         return "an unknown instruction".to_string();
     };
     match k.files.iter().find(|(i, _)| *i == info.src_file) {
         Some((_, f)) if info.src_line != 0 => {
             let name = f.rsplit('/').next().unwrap_or(f);
-            format!("{name}:{} (PTX line {})", info.src_line, info.ptx_line)
+            format!("{name}:{} ({isa} line {})", info.src_line, info.ptx_line)
         }
-        _ => format!("PTX line {}", info.ptx_line),
+        _ => format!("{isa} line {}", info.ptx_line),
     }
 }
 
