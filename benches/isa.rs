@@ -12,6 +12,15 @@
 //! measure is a whole run of the example, `valgrind --tool=callgrind target/release/gpumemsim
 //! run examples/copy_16m.toml --isa sass` against `--isa ptx`; see docs/notes/issue-9-sfast.md
 //! for the figures.
+//!
+//! Against a baseline: build the baseline commit once (`cargo build --release --benches`),
+//! copy `target/release/deps/isa-HASH` to `baseline/isa` (and `target/release/gpumemsim` to
+//! `baseline/gpumemsim`), build the new commit, then run both binaries on the same workload
+//! in one session, interleaved, e.g. three rounds of `/usr/bin/time -f %U baseline/isa matmul
+//! ptx` and `/usr/bin/time -f %U target/release/deps/isa-HASH matmul sass`: each prints its
+//! warp-instructions and time, so warp-instructions per second and launches per second
+//! (simulated kernel time per host second) are ratios of the two lines.
+//! docs/notes/issue-9-sspeed.md has the figures of that comparison.
 
 use std::time::Instant;
 

@@ -283,6 +283,34 @@ unsafe fn ffma_rn_fma3(a: u32, b: u32, c: u32) -> u32 {
     }
 }
 
+/// [`ffma_rn`] in every lane of a warp (an [`crate::ir::sass::SOp::AluW`]): the same bits,
+/// computed with the host's vector `vfmadd` when the CPU has FMA3.
+pub fn ffma_rn_warp(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports FMA3, checked just above.
+        unsafe { ffma_rn_warp_fma3(a, b, c, out) };
+        return;
+    }
+    for l in 0..32 {
+        out[l] = float::fma_f32(a[l], b[l], c[l], FMode::RN);
+    }
+}
+
+/// [`ffma_rn_warp`] with the host's `vfmadd` (the `fma` target feature).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn ffma_rn_warp_fma3(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    for l in 0..32 {
+        let r = f32::from_bits(a[l]).mul_add(f32::from_bits(b[l]), f32::from_bits(c[l]));
+        out[l] = if r.is_nan() {
+            float::CANON_NAN_F32
+        } else {
+            r.to_bits()
+        };
+    }
+}
+
 /// `I2FP.F32.S32 d, a` and `I2F.S32` (round to nearest even).
 pub fn i2f_s32(a: u32, _: u32, _: u32, _: u32) -> u32 {
     (a as i32 as f32).to_bits()
@@ -535,6 +563,72 @@ mod tests {
             n += 1;
         }
         assert!(n > 200_000);
+    }
+
+    #[test]
+    fn the_warp_fma_equals_the_lane_fma() {
+        // Every lane of the vectorised form against the software FMA, special values and a
+        // pseudo-random sweep spread over the lanes.
+        let special = [
+            0u32,
+            0x8000_0000,
+            1,
+            0x8000_0001,
+            0x007f_ffff,
+            0x0080_0000,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x7f7f_ffff,
+            0xff7f_ffff,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x7fa0_0001,
+            0x3400_0000,
+            0x4b80_0000,
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let mut checked = 0;
+        for round in 0..4_000 {
+            let (mut a, mut b, mut c) = ([0u32; 32], [0u32; 32], [0u32; 32]);
+            for l in 0..32 {
+                let i = round * 32 + l;
+                if i < special.len().pow(3) {
+                    a[l] = special[i % special.len()];
+                    b[l] = special[i / special.len() % special.len()];
+                    c[l] = special[i / special.len().pow(2)];
+                } else {
+                    a[l] = next();
+                    b[l] = next();
+                    let p = f32::from_bits(a[l]) * f32::from_bits(b[l]);
+                    c[l] = if next() & 1 == 0 {
+                        next()
+                    } else {
+                        (-p).to_bits() ^ (next() & 0xff)
+                    };
+                }
+            }
+            let mut out = [0u32; 32];
+            ffma_rn_warp(&a, &b, &c, &mut out);
+            for l in 0..32 {
+                assert_eq!(
+                    out[l],
+                    float::fma_f32(a[l], b[l], c[l], FMode::RN),
+                    "lane {l}: {:#x} * {:#x} + {:#x}",
+                    a[l],
+                    b[l],
+                    c[l]
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 128_000);
     }
 
     #[test]

@@ -512,6 +512,55 @@ fn kind_name(k: AccessKind) -> &'static str {
     }
 }
 
+/// `regs[l]` = the `esize`-byte little-endian value at `data[addrs[l] - base]` for lanes `e`
+/// (the caller has checked every lane in bounds), the size a constant in each loop.
+#[inline(always)]
+fn gather(data: &[u8], base: u64, addrs: &[u64; 32], e: u32, esize: u32, regs: &mut [u64]) {
+    #[inline(always)]
+    fn each<const N: usize>(data: &[u8], base: u64, addrs: &[u64; 32], e: u32, regs: &mut [u64]) {
+        let one = |a: u64| {
+            let o = a.wrapping_sub(base) as usize;
+            let mut v = [0u8; 8];
+            v[..N].copy_from_slice(&data[o..o + N]);
+            u64::from_le_bytes(v)
+        };
+        if e == u32::MAX {
+            for (r, &a) in regs.iter_mut().zip(addrs) {
+                *r = one(a);
+            }
+        } else {
+            for l in lanes(e) {
+                regs[l] = one(addrs[l]);
+            }
+        }
+    }
+    match esize {
+        1 => each::<1>(data, base, addrs, e, regs),
+        2 => each::<2>(data, base, addrs, e, regs),
+        4 => each::<4>(data, base, addrs, e, regs),
+        _ => each::<8>(data, base, addrs, e, regs),
+    }
+}
+
+/// Writes the low `esize` bytes of `v[l]` little-endian at `data[addrs[l] - base]` for lanes
+/// `e`, in lane order (the caller has checked every lane in bounds).
+#[inline(always)]
+fn scatter(data: &mut [u8], base: u64, addrs: &[u64; 32], e: u32, esize: u32, v: &[u64; 32]) {
+    #[inline(always)]
+    fn each<const N: usize>(data: &mut [u8], base: u64, addrs: &[u64; 32], e: u32, v: &[u64; 32]) {
+        for l in lanes(e) {
+            let o = addrs[l].wrapping_sub(base) as usize;
+            data[o..o + N].copy_from_slice(&v[l].to_le_bytes()[..N]);
+        }
+    }
+    match esize {
+        1 => each::<1>(data, base, addrs, e, v),
+        2 => each::<2>(data, base, addrs, e, v),
+        4 => each::<4>(data, base, addrs, e, v),
+        _ => each::<8>(data, base, addrs, e, v),
+    }
+}
+
 #[inline(always)]
 fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -1585,10 +1634,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 for (k, r) in d.iter().enumerate() {
                     let Some(r) = r else { continue };
                     let regs = &mut w.regs[*r as usize * 32..*r as usize * 32 + 32];
-                    for l in lanes(e) {
-                        let o = (addrs[l] - base) as usize + k * esize as usize;
-                        regs[l] = read_le(&data[o..], esize as usize);
-                    }
+                    let at = base.wrapping_sub(k as u64 * esize as u64);
+                    gather(data, at, addrs, e, esize, regs);
                 }
                 true
             }
@@ -1606,10 +1653,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     _ => &self.l.global.alloc(hint).data,
                 };
                 let regs = &mut w.regs[r as usize * 32..r as usize * 32 + 32];
-                for l in lanes(e) {
-                    let o = (addrs[l] - base) as usize;
-                    regs[l] = read_le(&data[o..], esize as usize);
-                }
+                gather(data, base, addrs, e, esize, regs);
                 true
             }
             Op::St { s: srcs, .. }
@@ -1624,10 +1668,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     Space::Shared => &mut mem.shared,
                     _ => &mut self.l.global.alloc_mut(hint).data,
                 };
-                for l in lanes(e) {
-                    let o = (addrs[l] - base) as usize;
-                    write_le(&mut data[o..], esize as usize, v[l]);
-                }
+                scatter(data, base, addrs, e, esize, &v);
                 if O::STORE_BYTES {
                     for l in lanes(e) {
                         let b = v[l].to_le_bytes();

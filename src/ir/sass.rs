@@ -174,6 +174,11 @@ pub enum PLogic {
 /// A 32-bit integer lane function of up to three sources and a per-instruction constant.
 pub type Lane3 = fn(u32, u32, u32, u32) -> u32;
 
+/// A 32-bit lane function of three sources applied to a whole warp at once: `out[l] =
+/// f(a[l], b[l], c[l])` in every lane (so the host can vectorise it: `FFMA`'s fused
+/// multiply-add).
+pub type Warp3 = fn(&[u32; 32], &[u32; 32], &[u32; 32], &mut [u32; 32]);
+
 /// A 64-bit lane function of up to three sources and a per-instruction constant.
 pub type Lane64 = fn(u64, u64, u64, u32) -> u64;
 
@@ -213,6 +218,20 @@ pub enum SOp {
         c: Src,
         /// Constant of the instruction (a LUT, a shift, a rounding mode).
         k: u32,
+    },
+    /// Like [`SOp::Alu`], the lane function taking the whole warp's operands at once (see
+    /// [`Warp3`]): `FFMA` rounding to nearest.
+    AluW {
+        /// The warp function.
+        f: Warp3,
+        /// Destination.
+        d: SReg,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source.
+        c: Src,
     },
     /// Like [`SOp::Alu`] with a predicate operand: `SEL`, `FSEL` (`p ? a : b`), `VIMNMX`,
     /// `FMNMX` (`p ? min : max`), `VIADDMNMX` (`p ? min(a + b, c) : max(a + b, c)`).

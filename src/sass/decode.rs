@@ -1520,8 +1520,17 @@ impl Dec<'_> {
                 let f = |t: &str| self.src(t, ImmKind::F32);
                 if base == "FFMA" {
                     self.want(ops, 4)?;
-                    let g: Lane3 = if k == 0 { alu::ffma_rn } else { alu::ffma };
-                    none(self.alu(g, ops[0], f(ops[1])?, f(ops[2])?, f(ops[3])?, k)?)
+                    if k == 0 {
+                        none(SOp::AluW {
+                            f: alu::ffma_rn_warp,
+                            d: self.rdst(ops[0])?,
+                            a: f(ops[1])?,
+                            b: f(ops[2])?,
+                            c: f(ops[3])?,
+                        })
+                    } else {
+                        none(self.alu(alu::ffma, ops[0], f(ops[1])?, f(ops[2])?, f(ops[3])?, k)?)
+                    }
                 } else {
                     self.want(ops, 3)?;
                     let g: Lane3 = if base == "FADD" { alu::fadd } else { alu::fmul };

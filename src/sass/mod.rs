@@ -133,6 +133,7 @@ fn check_bank0(
         };
         match &si.op {
             SOp::Alu { a, b, c, .. }
+            | SOp::AluW { a, b, c, .. }
             | SOp::AluP { a, b, c, .. }
             | SOp::Alu64 { a, b, c, .. }
             | SOp::AddCarry { a, b, c, .. }

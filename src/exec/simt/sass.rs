@@ -573,6 +573,20 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 let out: [u32; 32] = std::array::from_fn(|l| f(a[l], b[l], c[l], k));
                 self.put(w, sc, *d, e, &out);
             }
+            SOp::AluW {
+                f,
+                d,
+                a: sa,
+                b: sb,
+                c: sc_,
+            } => {
+                let a = self.vals(w, *sa);
+                let b = self.vals(w, *sb);
+                let c = self.vals(w, *sc_);
+                let mut out = [0u32; 32];
+                f(&a, &b, &c, &mut out);
+                self.put(w, sc, *d, e, &out);
+            }
             SOp::AluP {
                 f,
                 d,
