@@ -561,6 +561,8 @@ const METRICS: &[(&str, f64)] = &[
     ("l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum", 0.01),
     ("l1tex__t_set_accesses_pipe_tex_mem_texture.sum", 0.01),
     ("l1tex__data_pipe_tex_wavefronts_mem_texture.sum", 0.01),
+    ("l1tex__texin_requests_mem_texture.sum", 0.01),
+    ("l1tex__texin_requests_mem_surface.sum", 0.01),
     ("smsp__inst_executed_op_surface_ld.sum", 0.0),
     ("smsp__inst_executed_op_surface_st.sum", 0.0),
     ("l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum", 0.01),
@@ -771,6 +773,6 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
     println!("{ok} of {n} values within tolerance, {excl} excluded with their cause");
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
     // Every recorded (launch, metric) pair is compared: 98 launches (91 texture and surface
-    // launches with the 19 metrics each recording has, 7 global-load launches with 2).
-    assert_eq!(n, 1743, "values compared");
+    // launches with the 21 metrics each recording has, 7 global-load launches with 2).
+    assert_eq!(n, 1925, "values compared");
 }

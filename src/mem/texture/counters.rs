@@ -15,6 +15,8 @@ pub struct TexCounters {
     pub tex_sectors: u64,
     pub tex_set_accesses: u64,
     pub tex_wavefronts: u64,
+    pub tex_texin_requests: u64,
+    pub surf_texin_requests: u64,
     pub surf_ld_inst: u64,
     pub surf_st_inst: u64,
     pub surf_ld_requests: u64,
@@ -41,17 +43,20 @@ impl TexCounters {
                 self.tex_sectors += c.sectors;
                 self.tex_set_accesses += c.set_accesses;
                 self.tex_wavefronts += c.wavefronts;
+                self.tex_texin_requests += c.texin_requests;
             }
             TexAccess::SurfaceLoad => {
                 self.surf_ld_inst += 1;
                 self.surf_ld_requests += c.requests;
                 self.surf_ld_sectors += c.sectors;
                 self.surf_wavefronts += c.wavefronts;
+                self.surf_texin_requests += c.texin_requests;
             }
             TexAccess::SurfaceStore => {
                 self.surf_st_inst += 1;
                 self.surf_st_requests += c.requests;
                 self.surf_st_sectors += c.sectors;
+                self.surf_texin_requests += c.texin_requests;
             }
         }
     }
@@ -63,6 +68,8 @@ impl TexCounters {
         self.tex_sectors += o.tex_sectors;
         self.tex_set_accesses += o.tex_set_accesses;
         self.tex_wavefronts += o.tex_wavefronts;
+        self.tex_texin_requests += o.tex_texin_requests;
+        self.surf_texin_requests += o.surf_texin_requests;
         self.surf_ld_inst += o.surf_ld_inst;
         self.surf_st_inst += o.surf_st_inst;
         self.surf_ld_requests += o.surf_ld_requests;
@@ -133,6 +140,14 @@ impl TexCounters {
             (
                 "l1tex__data_pipe_tex_wavefronts_mem_texture.sum",
                 self.tex_wavefronts,
+            ),
+            (
+                "l1tex__texin_requests_mem_texture.sum",
+                self.tex_texin_requests,
+            ),
+            (
+                "l1tex__texin_requests_mem_surface.sum",
+                self.surf_texin_requests,
             ),
             ("smsp__inst_executed_op_surface_ld.sum", self.surf_ld_inst),
             ("smsp__inst_executed_op_surface_st.sum", self.surf_st_inst),

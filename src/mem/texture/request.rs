@@ -11,6 +11,10 @@
 //!   (`f32_point_row_1warp_mask*`). `tex1Dfetch` (linear memory) and surface loads and stores
 //!   make one per group of 8 lanes: 4 per full warp, 1 for lanes 0-7, 4 for lanes 0, 8, 16 and 24
 //!   (`fetch1d_1warp_mask*`, `surf_read_1warp_mask*`).
+//! - Input-stage requests (`l1tex__texin_requests_mem_*`): one per quad with an active lane for
+//!   every texture instruction, `tex1Dfetch` included (8 per full warp where its L1 requests are
+//!   4; 2 for lanes 0-7, 4 for lanes 0, 8, 16 and 24: `fetch1d_1warp_mask*`); for surfaces the
+//!   L1 requests themselves (`surf_read_1warp_mask*`, `surf_write_*`).
 //! - Sectors (`l1tex__t_sectors_pipe_tex_mem_*`): the distinct 32-byte sectors the request's
 //!   texels occupy (a row of 32 floats of a warp: 8 requests of 1 sector; a column: 8 of 2;
 //!   bilinear filtering halfway between texel centres: 16 sectors for a row, of which 7 were
@@ -90,6 +94,10 @@ pub struct TexCost {
     pub set_accesses: u64,
     /// Data-stage wavefronts.
     pub wavefronts: u64,
+    /// Requests into the texture unit's input stage (`l1tex__texin_requests_mem_*`): one per quad
+    /// with a lane that reads memory for `tex`, `tld4` and `tex1Dfetch` alike, one per L1 request
+    /// for surfaces.
+    pub texin_requests: u64,
     /// Texels the lanes read or wrote (a bilinear fetch 4 per lane).
     pub texels: u64,
     /// Lanes that read or wrote any.
@@ -138,6 +146,15 @@ impl Splitter {
                 .filter(|(k, t)| *k == 0 || self.texels[k - 1].0 != t.0)
                 .count() as u64,
             ..TexCost::default()
+        };
+        cost.texin_requests = match access {
+            TexAccess::Texture | TexAccess::Fetch => self
+                .texels
+                .iter()
+                .enumerate()
+                .filter(|(k, t)| *k == 0 || self.texels[k - 1].0 / 4 != t.0 / 4)
+                .count() as u64,
+            TexAccess::SurfaceLoad | TexAccess::SurfaceStore => 0,
         };
         let mut i = 0;
         while i < self.texels.len() {
@@ -190,6 +207,9 @@ impl Splitter {
             self.requests
                 .push((start as u32, (self.lines.len() - start) as u32));
             cost.requests += 1;
+            if matches!(access, TexAccess::SurfaceLoad | TexAccess::SurfaceStore) {
+                cost.texin_requests += 1;
+            }
             cost.sectors += self.sectors.len() as u64;
             cost.set_accesses += self.tags.len() as u64;
             cost.wavefronts += if filtered {
