@@ -42,6 +42,12 @@
 //! `0x3e22f983` rounding toward zero; `rsqrt.approx.f64` refines `MUFU.RSQ64H` by one Newton
 //! step in f64 (with a slow path for zero, NaN, negative, infinite and subnormal inputs);
 //! `div.approx`/`div.full` are `a * MUFU.RCP(b)` with operand scaling.
+//!
+//! Cost: each of `rcp`, `rsq`, `sqrt`, `ex2`, `lg2` and its PTX wrapper first tests one range (a
+//! normal input where no special case and no wrapper scaling applies) and then needs only the
+//! interpolator and one add to the exponent field; other inputs take the general code
+//! (`*_general`), which the fast paths equal on every input (unit test below; all 2^32 inputs
+//! with `--ignored`).
 
 mod coef;
 pub mod interp;
