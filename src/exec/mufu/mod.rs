@@ -338,7 +338,7 @@ fn lg2_general(x: u32) -> u32 {
 #[inline]
 fn f64_to_f32_rz(v: f64) -> u32 {
     let d = v.to_bits();
-    ((d >> 32) as u32 & SIGN) | ((d & !(1 << 63)) >> 29) as u32 - ((1023 - 127) << 23)
+    ((d >> 32) as u32 & SIGN) | (((d & !(1 << 63)) >> 29) as u32 - ((1023 - 127) << 23))
 }
 
 /// The index of |y| in 2^-25 turns, modulo one turn.
