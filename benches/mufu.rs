@@ -1,7 +1,9 @@
 //! Special functions, per call, in one run: the executor's instructions (`src/exec/mufu`, the
 //! unit computed by its interpolator) against the approximations used before issue 11 (the
-//! correctly rounded libm value, as `src/exec/float.rs` computed it then: `(1.0 / x as f64) as
-//! f32`, `x.exp2()`, `x.sin()`, ...), and the unit's binade results computed
+//! correctly rounded libm value, as `src/exec/float.rs` computed it then, the parent of commit
+//! 7d5515f: `round64_to_f32(1.0 / f32in(a, ftz), ftz)` etc., here its non-`.ftz` form, where
+//! `f32in` is the plain f64 of the input and `round64_to_f32` rounds to nearest with NaN
+//! canonical, [`old_round`]), and the unit's binade results computed
 //! (`mufu::interp`) against looked up in the exhaustive H200 tables (`mufu::table`, what the
 //! executor read before). Two input patterns: `seq`, consecutive f32 bit patterns, and `scat`,
 //! pseudo-random values over a realistic range. The fastest of `REPS` passes counts. Also the

@@ -573,9 +573,17 @@ fn cuda_math_equals_the_h200s() {
 /// The 16-bit `ex2`/`tanh` instructions and `tanh.approx.f32` through the PTX front end
 /// (tests/hw/kernels/half_sfu.toml): every 16-bit input gives the entry of the H200's exhaustive
 /// table, the x2 forms give the table entry of each half (the H200 run checked that over all
-/// 2^32 pairs), `tanh.approx.f32` gives the model checked on the H200 over every input.
+/// 2^32 pairs), `tanh.approx.f32` gives the model checked on the H200 over every input. Under
+/// both ISAs: the PTX instructions, and the committed SASS ptxas 13.0 makes of them
+/// (`MUFU.EX2.F16`/`.BF16`, `MUFU.TANH.F16`/`.BF16` on `R` and `R.H1`, `MUFU.TANH`).
 #[test]
-fn half_special_functions_through_ptx_equal_the_h200_tables() {
+fn half_special_functions_equal_the_h200_tables_as_ptx_and_as_sass() {
+    for isa in [gpumemsim::run::Isa::Ptx, gpumemsim::run::Isa::Sass] {
+        half_special_functions(isa);
+    }
+}
+
+fn half_special_functions(isa: gpumemsim::run::Isa) {
     use gpumemsim::exec::mufu::{self, table};
     use gpumemsim::run::{run_spec, RunOptions};
     use gpumemsim::spec::Spec;
@@ -588,9 +596,16 @@ fn half_special_functions_through_ptx_equal_the_h200_tables() {
     .unwrap_or_else(|e| panic!("{e}"));
     let opts = RunOptions {
         write_outputs: false,
+        isa,
         ..RunOptions::default()
     };
     let report = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    let want_isa = if isa == gpumemsim::run::Isa::Sass {
+        "sass"
+    } else {
+        "ptx"
+    };
+    assert_eq!(report.isa, want_isa, "{}", report.isa_reason);
     let out = &report.outputs[0].2;
     let n = 65536usize;
     let word =
@@ -633,7 +648,7 @@ fn half_special_functions_through_ptx_equal_the_h200_tables() {
     }
     assert!(
         bad.is_empty(),
-        "{} differ, e.g. {}",
+        "{isa:?}: {} differ, e.g. {}",
         bad.len(),
         bad[..bad.len().min(5)].join("; ")
     );

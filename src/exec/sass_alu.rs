@@ -412,24 +412,32 @@ pub fn mufu_rsq64h(_: u32, b: u32, _: u32, _: u32) -> u32 {
     crate::exec::mufu::rsq64h(b)
 }
 
-/// `MUFU.EX2.F16 d, b` (both halves).
+/// `MUFU.EX2.F16 d, b{.H1}`: the low half of `b` (the decoder moves the high one there for
+/// `.H1`) in, the 16-bit result in `d`'s low half, zero above (ptxas stores an F16 result as
+/// the zero-extended u16 it is; for BF16 it masks the upper half, which is therefore unobserved).
 pub fn mufu_ex2_f16(_: u32, b: u32, _: u32, _: u32) -> u32 {
-    crate::exec::mufu::both_halves(b, crate::exec::mufu::ex2_f16)
+    crate::exec::mufu::ex2_f16(b as u16) as u32
 }
 
-/// `MUFU.TANH.F16 d, b` (both halves).
+/// `MUFU.TANH.F16 d, b{.H1}`: the low half of `b` (the decoder moves the high one there for
+/// `.H1`) in, the 16-bit result in `d`'s low half, zero above (ptxas stores an F16 result as
+/// the zero-extended u16 it is; for BF16 it masks the upper half, which is therefore unobserved).
 pub fn mufu_tanh_f16(_: u32, b: u32, _: u32, _: u32) -> u32 {
-    crate::exec::mufu::both_halves(b, crate::exec::mufu::tanh_f16)
+    crate::exec::mufu::tanh_f16(b as u16) as u32
 }
 
-/// `MUFU.EX2.BF16 d, b` (both halves).
+/// `MUFU.EX2.BF16 d, b{.H1}`: the low half of `b` (the decoder moves the high one there for
+/// `.H1`) in, the 16-bit result in `d`'s low half, zero above (ptxas stores an F16 result as
+/// the zero-extended u16 it is; for BF16 it masks the upper half, which is therefore unobserved).
 pub fn mufu_ex2_bf16(_: u32, b: u32, _: u32, _: u32) -> u32 {
-    crate::exec::mufu::both_halves(b, crate::exec::mufu::ex2_bf16)
+    crate::exec::mufu::ex2_bf16(b as u16) as u32
 }
 
-/// `MUFU.TANH.BF16 d, b` (both halves).
+/// `MUFU.TANH.BF16 d, b{.H1}`: the low half of `b` (the decoder moves the high one there for
+/// `.H1`) in, the 16-bit result in `d`'s low half, zero above (ptxas stores an F16 result as
+/// the zero-extended u16 it is; for BF16 it masks the upper half, which is therefore unobserved).
 pub fn mufu_tanh_bf16(_: u32, b: u32, _: u32, _: u32) -> u32 {
-    crate::exec::mufu::both_halves(b, crate::exec::mufu::tanh_bf16)
+    crate::exec::mufu::tanh_bf16(b as u16) as u32
 }
 
 /// `DADD{.rnd} d, a, b`: IEEE f64 addition (NaN results canonical, as PTX `add.f64`).

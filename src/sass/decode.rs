@@ -1239,7 +1239,20 @@ impl Dec<'_> {
                     ["TANH", "BF16"] => alu::mufu_tanh_bf16,
                     _ => return Err(self.unsupported()),
                 };
-                let b = self.src(ops[1], ImmKind::F32)?;
+                // The 16-bit forms read one half: the low one, or the high one with `.H1`
+                // (`tests/hw/h200/mufu/sass/sass_probe.sass`: ptxas 13.0 emits `R0` and
+                // `R0.H1` for the two halves of an x2 instruction).
+                let (t, high) = match ops[1].replace(".reuse", "") {
+                    t if mods.len() == 2 => match t.strip_suffix(".H1") {
+                        Some(r) => (r.to_string(), true),
+                        None => (t.strip_suffix(".H0").unwrap_or(&t).to_string(), false),
+                    },
+                    t => (t, false),
+                };
+                let mut b = self.src(&t, ImmKind::F32)?;
+                if high {
+                    b.m |= Src::H1_H1;
+                }
                 none(self.alu(f, ops[0], self.zero(), b, self.zero(), 0)?)
             }
             "FCHK" => {

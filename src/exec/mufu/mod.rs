@@ -42,6 +42,12 @@
 //! `0x3e22f983` rounding toward zero; `rsqrt.approx.f64` refines `MUFU.RSQ64H` by one Newton
 //! step in f64 (with a slow path for zero, NaN, negative, infinite and subnormal inputs);
 //! `div.approx`/`div.full` are `a * MUFU.RCP(b)` with operand scaling.
+//!
+//! Cost: each of `rcp`, `rsq`, `sqrt`, `ex2`, `lg2` and its PTX wrapper first tests one range (a
+//! normal input where no special case and no wrapper scaling applies) and then needs only the
+//! interpolator and one add to the exponent field; other inputs take the general code
+//! (`*_general`), which the fast paths equal on every input (unit test below; all 2^32 inputs
+//! with `--ignored`).
 
 mod coef;
 pub mod interp;
@@ -59,9 +65,32 @@ fn fields(x: u32) -> (u32, u32, u32) {
     (x & SIGN, (x >> 23) & 0xff, x & 0x7f_ffff)
 }
 
+/// Whether `x` is a normal f32 of biased exponent at most 252 (|x| in [2^-126, 2^126)): the
+/// inputs where no wrapper scales and `MUFU.RCP`'s result is normal.
+#[inline(always)]
+fn rcp_fast_input(x: u32) -> bool {
+    (x & !SIGN).wrapping_sub(0x0080_0000) < 0x7e00_0000
+}
+
+/// `MUFU.RCP` of an `x` with [`rcp_fast_input`]: the binade result with its exponent field
+/// moved by `127 - e` (never below 1: the binade result's field is 126 or 127, e <= 252).
+#[inline(always)]
+fn rcp_fast(x: u32) -> u32 {
+    (x & SIGN) | interp::rcp(x).wrapping_add((127 << 23) - (x & INF))
+}
+
 /// `MUFU.RCP`.
 #[inline]
 pub fn rcp(x: u32) -> u32 {
+    if rcp_fast_input(x) {
+        return rcp_fast(x);
+    }
+    rcp_general(x)
+}
+
+/// `MUFU.RCP` of any input (what [`rcp`] computes when its fast path does not apply).
+#[inline(never)]
+fn rcp_general(x: u32) -> u32 {
     let (s, e, m) = fields(x);
     if e == 0xff {
         return if m != 0 { NAN32 } else { s };
@@ -86,9 +115,44 @@ fn half_exp(e: u32, m: u32, unit: fn(bool, u32) -> u32) -> (u32, i32) {
     (t, (big_e - p) / 2)
 }
 
+/// Whether `x` is a positive normal f32 (`MUFU.RSQ`'s and `MUFU.SQRT`'s fast path: no special
+/// case, no wrapper scaling).
+#[inline(always)]
+fn positive_normal(x: u32) -> bool {
+    x.wrapping_sub(0x0080_0000) < 0x7f00_0000
+}
+
+/// Half the unbiased exponent of a positive normal `x`, rounded down: `(E - (E & 1)) / 2`.
+#[inline(always)]
+fn half_e(x: u32) -> u32 {
+    (((x >> 23) as i32 - 127) >> 1) as u32
+}
+
+/// `MUFU.RSQ` of a [`positive_normal`] `x` (odd E: the [2, 4) table, i.e. an even biased
+/// exponent); the result's field is the binade result's (126 or 127) minus half E, in 63..=190.
+#[inline(always)]
+fn rsq_fast(x: u32) -> u32 {
+    interp::rsq(x & (1 << 23) == 0, x & 0x7f_ffff).wrapping_sub(half_e(x) << 23)
+}
+
+/// `MUFU.SQRT` of a [`positive_normal`] `x`.
+#[inline(always)]
+fn sqrt_fast(x: u32) -> u32 {
+    interp::sqrt(x & (1 << 23) == 0, x).wrapping_add(half_e(x) << 23)
+}
+
 /// `MUFU.RSQ`.
 #[inline]
 pub fn rsq(x: u32) -> u32 {
+    if positive_normal(x) {
+        return rsq_fast(x);
+    }
+    rsq_general(x)
+}
+
+/// `MUFU.RSQ` of any input.
+#[inline(never)]
+fn rsq_general(x: u32) -> u32 {
     let (s, e, m) = fields(x);
     if e == 0xff {
         return if m != 0 || s != 0 { NAN32 } else { 0 };
@@ -107,6 +171,15 @@ pub fn rsq(x: u32) -> u32 {
 /// `MUFU.SQRT`.
 #[inline]
 pub fn sqrt(x: u32) -> u32 {
+    if positive_normal(x) {
+        return sqrt_fast(x);
+    }
+    sqrt_general(x)
+}
+
+/// `MUFU.SQRT` of any input.
+#[inline(never)]
+fn sqrt_general(x: u32) -> u32 {
     let (s, e, m) = fields(x);
     if e == 0xff {
         return if m != 0 || s != 0 { NAN32 } else { INF };
@@ -122,9 +195,44 @@ pub fn sqrt(x: u32) -> u32 {
     (re as u32) << 23 | (t & 0x7f_ffff)
 }
 
+/// Whether `x` is a normal f32 with |x| < 126: `MUFU.EX2`'s fast path (no special case, no
+/// overflow) and no `ex2.approx` wrapper scaling (that starts below -126).
+#[inline(always)]
+fn ex2_fast_input(x: u32) -> bool {
+    (x & !SIGN).wrapping_sub(0x0080_0000) < 0x42fc_0000 - 0x0080_0000
+}
+
+/// `MUFU.EX2` of an `x` with [`ex2_fast_input`]: q = trunc(|x| 2^24) is `1.m << 7` shifted right
+/// by `133 - e` (the general path's `<< (e - 126)` or `>> (126 - e)`; from 47 on it is 0, as
+/// there); n = q >> 24 < 126, so a positive argument's result field (127 + n) stays below 255.
+#[inline(always)]
+fn ex2_fast(x: u32) -> u32 {
+    let e = (x >> 23) & 0xff;
+    let q = ((((1 << 23) | (x & 0x7f_ffff)) as u64) << 7) >> (133 - e).min(63);
+    let (n, f) = ((q >> 24) as u32, (q & 0xff_ffff) as u32);
+    if x & SIGN == 0 {
+        interp::ex2p(f) + (n << 23)
+    } else {
+        let t = interp::ex2n(f);
+        if t >> 23 <= n {
+            return 0;
+        }
+        t - (n << 23)
+    }
+}
+
 /// `MUFU.EX2`.
 #[inline]
 pub fn ex2(x: u32) -> u32 {
+    if ex2_fast_input(x) {
+        return ex2_fast(x);
+    }
+    ex2_general(x)
+}
+
+/// `MUFU.EX2` of any input.
+#[inline(never)]
+fn ex2_general(x: u32) -> u32 {
     let (s, e, m) = fields(x);
     if e == 0xff {
         return if m != 0 {
@@ -168,9 +276,37 @@ pub fn ex2(x: u32) -> u32 {
     }
 }
 
+/// `MUFU.LG2` of a [`positive_normal`] `x`.
+#[inline(always)]
+fn lg2_fast(x: u32) -> u32 {
+    let big_e = ((x >> 23) & 0xff) as i32 - 127;
+    let m = x & 0x7f_ffff;
+    match big_e {
+        0 => interp::lg2u(m),
+        -1 => interp::lg2l(m),
+        _ => {
+            let v = if big_e > 0 {
+                big_e as f64 + f32::from_bits(interp::lg2u(m)) as f64
+            } else {
+                (big_e + 1) as f64 + f32::from_bits(interp::lg2l(m)) as f64
+            };
+            f64_to_f32_rz(v)
+        }
+    }
+}
+
 /// `MUFU.LG2`.
 #[inline]
 pub fn lg2(x: u32) -> u32 {
+    if positive_normal(x) {
+        return lg2_fast(x);
+    }
+    lg2_general(x)
+}
+
+/// `MUFU.LG2` of any input.
+#[inline(never)]
+fn lg2_general(x: u32) -> u32 {
     let (s, e, m) = fields(x);
     if e == 0xff {
         return if m != 0 || s != 0 { NAN32 } else { INF };
@@ -196,16 +332,13 @@ pub fn lg2(x: u32) -> u32 {
     }
 }
 
-/// Rounds a finite f64 of f32 range toward zero to f32 (exact sums of an integer and an f32).
+/// Rounds toward zero to f32 an f64 whose magnitude lies in f32's normal range (here sums of an
+/// integer and an f32, 1 <= |v| < 2^8): truncating the significand to 23 fraction bits and
+/// rebiasing the exponent is rounding toward zero.
 #[inline]
 fn f64_to_f32_rz(v: f64) -> u32 {
-    let r = v as f32; // round to nearest
-    if (r as f64).abs() > v.abs() {
-        // one step toward zero
-        r.to_bits() - 1
-    } else {
-        r.to_bits()
-    }
+    let d = v.to_bits();
+    ((d >> 32) as u32 & SIGN) | (((d & !(1 << 63)) >> 29) as u32 - ((1023 - 127) << 23))
 }
 
 /// The index of |y| in 2^-25 turns, modulo one turn.
@@ -355,6 +488,15 @@ fn tiny(x: u32) -> bool {
 /// `rcp.approx{.ftz}.f32`.
 #[inline]
 pub fn rcp_approx_f32(x: u32, ftz: bool) -> u32 {
+    if rcp_fast_input(x) {
+        return rcp_fast(x);
+    }
+    rcp_approx_f32_general(x, ftz)
+}
+
+/// `rcp.approx{.ftz}.f32` of any input.
+#[inline(never)]
+fn rcp_approx_f32_general(x: u32, ftz: bool) -> u32 {
     if ftz {
         return rcp(x);
     }
@@ -372,6 +514,9 @@ pub fn rcp_approx_f32(x: u32, ftz: bool) -> u32 {
 /// `rsqrt.approx{.ftz}.f32`.
 #[inline]
 pub fn rsqrt_approx_f32(x: u32, ftz: bool) -> u32 {
+    if positive_normal(x) {
+        return rsq_fast(x);
+    }
     if ftz || !tiny(x) {
         return rsq(x);
     }
@@ -381,6 +526,9 @@ pub fn rsqrt_approx_f32(x: u32, ftz: bool) -> u32 {
 /// `sqrt.approx{.ftz}.f32`.
 #[inline]
 pub fn sqrt_approx_f32(x: u32, ftz: bool) -> u32 {
+    if positive_normal(x) {
+        return sqrt_fast(x);
+    }
     if ftz || !tiny(x) {
         return sqrt(x);
     }
@@ -390,6 +538,9 @@ pub fn sqrt_approx_f32(x: u32, ftz: bool) -> u32 {
 /// `lg2.approx{.ftz}.f32`.
 #[inline]
 pub fn lg2_approx_f32(x: u32, ftz: bool) -> u32 {
+    if positive_normal(x) {
+        return lg2_fast(x);
+    }
     if ftz || !tiny(x) {
         return lg2(x);
     }
@@ -399,6 +550,9 @@ pub fn lg2_approx_f32(x: u32, ftz: bool) -> u32 {
 /// `ex2.approx{.ftz}.f32`.
 #[inline]
 pub fn ex2_approx_f32(x: u32, ftz: bool) -> u32 {
+    if ex2_fast_input(x) {
+        return ex2_fast(x);
+    }
     // FSETP.GEU x, -126 is false exactly when x < -126 (a NaN compares unordered: true)
     let below = f32::from_bits(x) < -126.0;
     if ftz || !below {
@@ -530,4 +684,77 @@ pub fn rsqrt_approx_f64(x: u64, ftz: bool) -> u64 {
 #[inline]
 pub fn both_halves(x: u32, f: fn(u16) -> u16) -> u32 {
     f(x as u16) as u32 | (f((x >> 16) as u16) as u32) << 16
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast paths against the general code they bypass (which is the code the H200 data was
+    //! checked against): equal on every input of their domain that the sweep visits.
+    use super::*;
+
+    /// The rounding toward zero [`f64_to_f32_rz`] replaced: round to nearest, then one step
+    /// toward zero where that rounded away.
+    fn rz_by_rounding(v: f64) -> u32 {
+        let r = v as f32;
+        if (r as f64).abs() > v.abs() {
+            r.to_bits() - 1
+        } else {
+            r.to_bits()
+        }
+    }
+
+    /// Every `step`-th f32 bit pattern plus the edges of every binade.
+    fn sweep(step: u64, mut f: impl FnMut(u32)) {
+        let mut x = 0u64;
+        while x < 1 << 32 {
+            f(x as u32);
+            x += step;
+        }
+        for e in 0..=255u32 {
+            for s in [0, SIGN] {
+                for m in [0, 1, 2, 0x40_0000, 0x7f_fffe, 0x7f_ffff] {
+                    f(s | e << 23 | m);
+                }
+            }
+        }
+    }
+
+    fn check(step: u64) {
+        sweep(step, |x| {
+            if rcp_fast_input(x) {
+                assert_eq!(rcp_fast(x), rcp_general(x), "rcp {x:#x}");
+            }
+            if positive_normal(x) {
+                assert_eq!(rsq_fast(x), rsq_general(x), "rsq {x:#x}");
+                assert_eq!(sqrt_fast(x), sqrt_general(x), "sqrt {x:#x}");
+                assert_eq!(lg2_fast(x), lg2_general(x), "lg2 {x:#x}");
+            }
+            if ex2_fast_input(x) {
+                assert_eq!(ex2_fast(x), ex2_general(x), "ex2 {x:#x}");
+            }
+        });
+        // lg2's sums E + L (1 <= |v| < 2^8): truncation is rounding toward zero
+        sweep(step, |x| {
+            let l = f32::from_bits(x & 0x3fff_ffff) as f64; // |l| < 4
+            for e in [-126i32, -3, -1, 1, 2, 127] {
+                let v = e as f64 + if e < 0 { -(l.min(0.999)) } else { l.min(1.999) };
+                if v.abs() >= 1.0 {
+                    assert_eq!(f64_to_f32_rz(v), rz_by_rounding(v), "{v:e}");
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn fast_paths_equal_the_general_code() {
+        check(4099);
+    }
+
+    /// All 2^32 inputs (about 4 minutes of one core; passed on this branch): `cargo test --release --lib -- --ignored
+    /// fast_paths_exhaustive`.
+    #[test]
+    #[ignore]
+    fn fast_paths_exhaustive() {
+        check(1);
+    }
 }
