@@ -2055,6 +2055,18 @@ impl Dec<'_> {
         let mut bytes = 4u8;
         let mut signed = false;
         let mut cache = CacheOp::Default;
+        // A strong access at GPU or system scope must be coherent at that scope, which the
+        // SM's L1 is not: ptxas writes `ld.global.cg` (`__ldcg`) as `LDG.E.STRONG.GPU` and
+        // `ld.global.cv` (`__ldcv`) as `LDG.E.STRONG.SYS` (tests/hw/kernels/cache.sass,
+        // `reread_op<0>` and `<4>`), and on the H200 both miss in L1 on every sector of a
+        // re-read (tests/hw/h200/cache2/ncu/k_cache.csv launches 11 and 15: 0 hits of 4,096).
+        if mods.contains(&"STRONG") {
+            if mods.contains(&"GPU") {
+                cache = CacheOp::Cg;
+            } else if mods.contains(&"SYS") {
+                cache = CacheOp::Cv;
+            }
+        }
         for m in mods {
             match *m {
                 "E" | "STRONG" | "GPU" | "SYS" | "CTA" | "SM" | "WEAK" | "EL" | "EF" | "LTC64B"

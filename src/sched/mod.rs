@@ -160,7 +160,16 @@ impl Replay {
         let Some(w) = self.current.get_mut(req.warp as usize) else {
             return;
         };
-        let l1_allocate = !matches!(req.cache_op, CacheOp::Cg | CacheOp::Lu | CacheOp::Cv);
+        // `.cg`, `.cv` and a global `.lu` bypass L1; a local `.lu` (the SASS `LDL.LU` ptxas
+        // reloads spilled registers with) is looked up like any local load: measured on the
+        // H200, `local_spill`'s 1,104 `LDL.LU` sectors all hit on the lines its `STL`s wrote
+        // (tests/hw/h200/cache2/ncu/k_local.csv launch 4), where a global `__ldlu` re-read hits
+        // on none (k_cache.csv launch 13).
+        let l1_allocate = match req.cache_op {
+            CacheOp::Cg | CacheOp::Cv => false,
+            CacheOp::Lu => local,
+            _ => true,
+        };
         let info = AccessInfo {
             pc: req.pc,
             kind: req.kind,

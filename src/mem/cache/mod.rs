@@ -17,8 +17,13 @@
 //!   tests/hw/h200/cache/ncu/global_patterns.csv launch 4). Default, `.ca`, `.cs` and `.nc`
 //!   (`__ldg`) loads allocate; `.cg`, `.lu` and `.cv` do not (measured: a 64 KB buffer read
 //!   twice by one block hits 2,048 of 4,096 sectors with `__ldcs`/`__ldg`, none with
-//!   `__ldcg`/`__ldlu`/`__ldcv`; k_cache launches 11-15).
-//! - Stores: write-through to L2, and they allocate: every store operator (`__stwb`, `__stcg`,
+//!   `__ldcg`/`__ldlu`/`__ldcv`; k_cache launches 11-15). In SASS those are `LDG.E.STRONG.GPU`,
+//!   `LDG.E.LU` and `LDG.E.STRONG.SYS` (tests/hw/kernels/cache.sass). A local `.lu` load
+//!   (`LDL.LU`, ptxas's reload of a spilled register) is looked up and allocates like any local
+//!   load: `local_spill`'s 1,104 reload sectors all hit on the lines its `STL`s wrote
+//!   (tests/hw/h200/cache2/ncu/k_local.csv launch 4).
+//! - Stores (global and local, spill stores included: `local_spill`'s 1,096 `STL` sectors all
+//!   reach L2, k_local.csv launch 4): write-through to L2, and they allocate: every store operator (`__stwb`, `__stcg`,
 //!   `__stcs`, `__stwt`) leaves fully written sectors valid, so loads of them hit (k_cache launches
 //!   16, 18-21: 2,048 of 2,048 load sectors hit after the stores). A store sector is a hit when
 //!   the line's tag is present, whatever the sector's state (the chunked walk's stores miss once
