@@ -111,35 +111,45 @@ fn floor_i64(x: f64) -> i64 {
 /// the per-axis weights `ax`, `ay` (and `az`). Corner `c` takes the second texel along axis `k`
 /// when bit `k` of `c` is set.
 ///
-/// Bilinear (measured: every 2D and 1D filtered word of the sweeps, all channel types but
-/// signed 8-bit): only the product of the two second-texel weights is rounded,
-/// `w11 = round(ax * ay / 256)` (half up); the others complete the per-axis weights exactly,
-/// `w10 = ax - w11`, `w01 = ay - w11`, `w00 = 256 - ax - ay + w11`, so each axis keeps its
-/// weight and the four sum to 256. Rounding each product on its own, or weighing float texels
-/// by the exact products, leaves hundreds of words off.
+/// The filter splits the whole weight 256 along the axes from the last to the first, rounding
+/// each split (measured: every 1D, 2D and 3D filtered word of the sweeps; the trilinear weights
+/// one corner at a time, all 200,704 records of `tests/hw/texture/sweep.cu`'s targeted sweep,
+/// tests/hw/texture/README.md):
+/// - along z (3D), exactly: the slice of the first texel weighs `256 - az`, the second `az`;
+/// - in each slice of weight `T`, along x: the second column weighs `round(T * ax / 256)`,
+///   rounded half up, the first the rest;
+/// - in each column of weight `C`, along y: the second row weighs `C * ay / 256` rounded half up
+///   in the column of the second texel along x and half down in the first, the first row the
+///   rest.
 ///
-/// Trilinear (the best fit found, not bit-exact: tests/hw/texture/README.md): the bilinear rule
-/// over the x and z axes, each of those weights then split along y as `round(w * ay / 256)`
-/// (half up) and the rest.
+/// In 2D (`T = 256`) this is `w11 = round(ax * ay / 256)` half up with the other three
+/// completing each axis's weight exactly, `w10 = ax - w11`, `w01 = ay - w11`,
+/// `w00 = 256 - ax - ay + w11` (found with the 1D border ramp, where x = 1 + k/2048 reads
+/// 97/256 from k = 4, and the 2D random points). Of the 200,704 trilinear records, rounding
+/// each product of three per-axis weights on its own leaves 104,765 off, the rule above with
+/// the first column's split half up 14,932, the x-z bilinear weights split along y (the fit
+/// before the targeted sweep) 27,005.
 pub fn corner_weights(axes: &[Axis]) -> [u32; 8] {
     let mut w = [0u32; 8];
-    let bilinear = |a: u32, b: u32| {
-        let w11 = (a * b + 128) >> 8;
-        [256 + w11 - a - b, a - w11, b - w11, w11]
+    // `part * a / 256` rounded half up, or half down.
+    let up = |part: u32, a: u32| (part * a + 128) >> 8;
+    let down = |part: u32, a: u32| (part * a + 127) >> 8;
+    // Splits a slice of weight `t` along x, then each column along y, into w[base..base + 4].
+    let slice = |w: &mut [u32], t: u32, ax: u32, ay: u32| {
+        let x1 = up(t, ax);
+        let x0 = t - x1;
+        let (y11, y01) = (up(x1, ay), down(x0, ay));
+        w.copy_from_slice(&[x0 - y01, x1 - y11, y01, y11]);
     };
     match axes {
         [x] => {
             w[0] = 256 - x.a;
             w[1] = x.a;
         }
-        [x, y] => w[..4].copy_from_slice(&bilinear(x.a, y.a)),
+        [x, y] => slice(&mut w[..4], 256, x.a, y.a),
         [x, y, z] => {
-            let xz = bilinear(x.a, z.a);
-            for (c, slot) in w.iter_mut().enumerate() {
-                let pair = xz[(c & 1) | (c >> 1 & 2)];
-                let second = (pair * y.a + 128) >> 8;
-                *slot = if c & 2 != 0 { second } else { pair - second };
-            }
+            slice(&mut w[..4], 256 - z.a, x.a, y.a);
+            slice(&mut w[4..], z.a, x.a, y.a);
         }
         _ => w[0] = 256,
     }
@@ -251,7 +261,7 @@ fn block_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
 
 /// A channel's value in the filter's 16-bit fixed point, for 8- and 16-bit integer channels read
 /// as normalized floats: unsigned 8-bit `v` becomes `v * 257` (exact unorm16), 16-bit channels
-/// stay as they are; signed 8-bit channels are filtered as they are (see [`filter`]). `None`
+/// stay as they are; signed 8-bit channels are filtered as they are (see [`from_fixed16`]). `None`
 /// for other formats, which filter in block floating point.
 fn fixed16(f: ChannelFormat, read: ReadMode, bytes: &[u8], c: usize) -> Option<i32> {
     if read != ReadMode::NormalizedFloat {
@@ -272,14 +282,20 @@ fn fixed16(f: ChannelFormat, read: ReadMode, bytes: &[u8], c: usize) -> Option<i
 
 /// The fixed-point sum `acc` (texel units times 256) as a float: 16-bit results round half up
 /// to a 16-bit step and read as the point-sampled decode does (`v / 65535`,
-/// `max(v / 32767, -1)`); signed 8-bit results (8-bit texel units) are scaled to 16 bits,
-/// `round(acc * 32767 / (127 * 256))` half up (the best fit found: 163 of the sweeps' 18,144
-/// filtered signed 8-bit words differ by one 16-bit step, tests/hw/texture/README.md).
+/// `max(v / 32767, -1)`).
+///
+/// Signed 8-bit results (`S`, 8-bit texel units times 256, -32768 to 32512) are widened to a
+/// 16-bit step `k = S + floor((S + 64 + 16 * floor(S / 4096)) / 128)`, then read as
+/// `max(k / 32767, -1)`: `S` times 1 + 2^-7 + 2^-15, the last term from S's top bits alone,
+/// which on whole texel values `S = 256 v` is the bit replication `v << 8 | v << 1 | v >> 6`
+/// that makes 127 read 32767. Measured (run 4, tests/hw/texture/README.md): a ramp of signed
+/// 8-bit texels -128 to 127 read at every weight between each pair of neighbours gives every
+/// `S` once, all 65,281 equal; `round(S * 32767 / 32512)`, the exact scaling, leaves 3,824 off.
 fn from_fixed16(ty: ChannelType, acc: i64) -> u32 {
     match ty {
         ChannelType::U8 | ChannelType::U16 => (((acc + 128) >> 8) as f32 / 65535.0).to_bits(),
         ChannelType::I8 => {
-            let k = (2 * acc * 32767 + 127 * 256).div_euclid(2 * 127 * 256);
+            let k = acc + ((acc + 64 + ((acc >> 12) << 4)) >> 7);
             (k as f32 / 32767.0).max(-1.0).to_bits()
         }
         _ => (((acc + 128) >> 8) as f32 / 32767.0).max(-1.0).to_bits(),
@@ -316,7 +332,25 @@ pub fn filter<'a>(
         };
     }
     let dims = axes.len();
-    let weights = corner_weights(axes);
+    // With `Clamp`, an axis whose two texels are one texel (the coordinate beyond the first or
+    // last texel centre) weighs it whole: the weights are formed as if the coordinate were
+    // clamped to that centre (measured: the targeted sweep's 3D random points, 1,112 of 8,192
+    // unsigned 8-bit ones off without this, 0 with it; `Mirror`, whose edge texel is also read
+    // twice, keeps its weight: 14 of the first sweep's mirrored 3D words would be off; in 1D
+    // and 2D the weights along the other axes do not depend on it). The taps fetched stay
+    // those of the coordinate ([`fetched`]).
+    let mut centred = [Axis {
+        i0: None,
+        i1: None,
+        a: 0,
+    }; 3];
+    for ((w, a), mode) in centred.iter_mut().zip(axes).zip(desc.address) {
+        *w = *a;
+        if mode == AddressMode::Clamp && a.i0.is_some() && a.i0 == a.i1 {
+            w.a = 0;
+        }
+    }
+    let weights = corner_weights(&centred[..dims]);
     let border16 = border_fixed16(desc, format);
     let fixed = fixed16(format, desc.read, &[0u8; 8], 0).is_some();
     let mut acc16 = [0i64; 4];
