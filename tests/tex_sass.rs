@@ -379,7 +379,8 @@ fn the_rotation_under_sass_equals_the_h200_bit_for_bit() {
 }
 
 /// The H200 sweeps as SASS (the first sweeps and the targeted ones): every result word and
-/// every array after the stores equal the PTX run's and the H200's.
+/// every array after the stores equal the PTX run's, and every word the PTX run matches the
+/// H200 in (all but the 21 trilinear float words tests/texture_hw.rs lists) is the H200's.
 #[test]
 fn the_h200_sweeps_under_sass_equal_ptx() {
     let ptx = std::fs::read_to_string(root("tests/hw/texture/sweep_kernels.ptx")).unwrap();
@@ -414,16 +415,13 @@ fn the_h200_sweeps_under_sass_equal_ptx() {
                 }
             ));
         }
-        let off = (0..sw.len().max(c.out.len()))
-            .filter(|&i| sw.get(i) != c.out.get(i))
-            .count();
-        h200_words += c.out.len() - off.min(c.out.len());
-        if off > 0 {
-            bad.push(format!(
-                "{}: {off} of {} words are not the H200's",
-                c.kernel,
-                c.out.len()
-            ));
+        for i in 0..sw.len().min(c.out.len()) {
+            if pw[i] == c.out[i] {
+                h200_words += 1;
+                if sw[i] != c.out[i] {
+                    bad.push(format!("{}: word {i} is not the H200's", c.kernel));
+                }
+            }
         }
         if !c.after.is_empty() {
             stores += 1;
