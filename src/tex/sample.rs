@@ -9,11 +9,11 @@
 //! the texture, `Wrap` and `Mirror` (normalized coordinates only) repeat the texture or its
 //! reflection. The rounding of the coordinate, of the weights and of the interpolation are
 //! the H200's, measured by the sweeps in tests/hw/texture (see its README for what each sweep
-//! showed): corner weights that keep each axis's weight exact ([`corner_weights`]), float
-//! texels in block floating point ([`block_bits`], after NVIDIA's US patent 8,098,257),
-//! 8/16-bit normalized texels in fixed point. Bit-exact on every 1D and 2D filtered word of the
-//! sweeps; signed 8-bit and trilinear filtering are close fits (README, "What is not yet
-//! equal").
+//! showed): corner weights split axis by axis ([`corner_weights`]), float texels in block
+//! floating point ([`block_bits`], after NVIDIA's US patent 8,098,257; by z slice in 3D,
+//! [`trilinear_sum`]), 8/16-bit normalized texels in fixed point ([`from_fixed16`]).
+//! Bit-exact on every filtered word of the sweeps but 21 trilinear float ones (README, "What
+//! is not yet equal").
 
 use super::desc::{AddressMode, FilterMode, TextureDesc};
 use super::format::{decode, returns_float, ChannelFormat, ChannelType, ReadMode, Texel};
@@ -112,9 +112,9 @@ fn floor_i64(x: f64) -> i64 {
 /// when bit `k` of `c` is set.
 ///
 /// The filter splits the whole weight 256 along the axes from the last to the first, rounding
-/// each split (measured: every 1D, 2D and 3D filtered word of the sweeps; the trilinear weights
-/// one corner at a time, all 200,704 records of `tests/hw/texture/sweep.cu`'s targeted sweep,
-/// tests/hw/texture/README.md):
+/// each split (measured: every 1D and 2D filtered word of the sweeps and every 3D one of integer
+/// texels; the trilinear weights one corner at a time, all 200,704 records of
+/// `tests/hw/texture/sweep.cu`'s targeted sweep, tests/hw/texture/README.md):
 /// - along z (3D), exactly: the slice of the first texel weighs `256 - az`, the second `az`;
 /// - in each slice of weight `T`, along x: the second column weighs `round(T * ax / 256)`,
 ///   rounded half up, the first the rest;
