@@ -14,18 +14,14 @@
 //!
 //! The texture-memory counters under SASS are in tests/texture_mem_hw.rs.
 
-use gpumemsim::exec::simt::{LaunchDims, NoObserver};
+#[path = "common/texture_sweep.rs"]
+mod texture_sweep;
+
 use gpumemsim::gpu::config::H200;
 use gpumemsim::run::{run_spec, Isa, RunOptions};
-use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
+use gpumemsim::runtime::Device;
 use gpumemsim::spec::Spec;
-use gpumemsim::tex::desc::{AddressMode, FilterMode, Resource, TextureDesc};
-use gpumemsim::tex::format::{ChannelFormat, ReadMode, ALL_CHANNEL_TYPES};
-use std::path::Path;
-
-fn root(p: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
-}
+use texture_sweep::{read_cases, root, simulate, zstd};
 
 fn run(spec: &Spec, isa: Isa) -> gpumemsim::report::Report {
     let opts = RunOptions {
@@ -35,14 +31,6 @@ fn run(spec: &Spec, isa: Isa) -> gpumemsim::report::Report {
         ..Default::default()
     };
     run_spec(spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{isa:?}: {e}"))
-}
-
-fn zstd(path: &str) -> Vec<u8> {
-    let z = std::fs::read(root(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut dec = ruzstd::decoding::StreamingDecoder::new(&z[..]).expect("zstd frame");
-    let mut b = Vec::new();
-    std::io::Read::read_to_end(&mut dec, &mut b).expect("zstd data");
-    b
 }
 
 /// The committed SASS files of the texture kernels, with their PTX.
@@ -390,180 +378,16 @@ fn the_rotation_under_sass_equals_the_h200_bit_for_bit() {
     }
 }
 
-/// One recorded sweep case (format in tests/hw/texture/README.md).
-struct Case {
-    kernel: String,
-    f: [u32; 32],
-    data: Vec<u8>,
-    coords: Vec<u32>,
-    out: Vec<u32>,
-    after: Vec<u8>,
-}
-
-fn read_cases(path: &str) -> Vec<Case> {
-    let b = zstd(path);
-    let word = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-    let (mut p, mut cases) = (0usize, Vec::new());
-    while p + 160 <= b.len() {
-        let name = &b[p..p + 32];
-        let kernel = String::from_utf8_lossy(&name[..name.iter().position(|&c| c == 0).unwrap()])
-            .to_string();
-        let f: [u32; 32] = std::array::from_fn(|k| word(p + 32 + 4 * k));
-        p += 160;
-        let data = b[p..p + f[18] as usize].to_vec();
-        p += f[18] as usize;
-        let n = f[17] as usize;
-        let coords = (0..4 * n).map(|k| word(p + 4 * k)).collect();
-        p += 16 * n;
-        let no = n * f[19] as usize;
-        let out = (0..no).map(|k| word(p + 4 * k)).collect();
-        p += 4 * no;
-        let after = b[p..p + f[21] as usize].to_vec();
-        p += f[21] as usize;
-        cases.push(Case {
-            kernel,
-            f,
-            data,
-            coords,
-            out,
-            after,
-        });
-    }
-    assert_eq!(p, b.len(), "trailing bytes in {path}");
-    cases
-}
-
-/// Runs one case (tests/texture_hw.rs's setup: the same array or memory, object and launch)
-/// as PTX or SASS: the result words and the array after the stores.
-fn simulate(c: &Case, ptx: &str, sass: Option<&str>) -> Result<(Vec<u32>, Vec<u8>), String> {
-    let e = |x: gpumemsim::runtime::RuntimeError| x.to_string();
-    let mut dev = Device::new(&H200);
-    dev.load_ptx(ptx, "sweep_kernels.ptx").map_err(e)?;
-    if let Some(s) = sass {
-        dev.load_sass(s, "sweep_kernels.sass").map_err(e)?;
-        let k = dev.kernel_for_launch(&c.kernel).map_err(e)?;
-        if k.sass.is_none() {
-            return Err(format!("{} does not run as SASS", c.kernel));
-        }
-    }
-    let f = &c.f;
-    let format = ChannelFormat {
-        ty: ALL_CHANNEL_TYPES[f[1] as usize],
-        channels: f[2] as u8,
-    };
-    let modes = [
-        AddressMode::Wrap,
-        AddressMode::Clamp,
-        AddressMode::Mirror,
-        AddressMode::Border,
-    ];
-    let desc = TextureDesc {
-        address: [modes[f[5] as usize]; 3],
-        filter: [FilterMode::Point, FilterMode::Linear][f[4] as usize],
-        read: [ReadMode::ElementType, ReadMode::NormalizedFloat][f[3] as usize],
-        normalized: f[8] == 1,
-        border: std::array::from_fn(|k| f32::from_bits(f[9 + k])),
-    };
-    let surf = f[20] == 1;
-    let handle = if f[0] == 0 {
-        let a = dev
-            .malloc_3d_array("a", format, [f[13], f[14], f[15]], surf)
-            .map_err(e)?;
-        let row = u64::from(f[13]) * u64::from(format.texel_bytes());
-        dev.memcpy_2d_to_array(a, 0, 0, &c.data, row, row, c.data.len() as u64 / row)
-            .map_err(e)?;
-        if surf {
-            dev.create_surface_object(a).map_err(e)?
-        } else {
-            dev.create_texture_object(Resource::Array(a), desc)
-                .map_err(e)?
-        }
-    } else {
-        let p = dev.malloc_with(c.data.clone(), "lin").map_err(e)?;
-        let r = if f[0] == 1 {
-            Resource::Linear {
-                addr: p,
-                format,
-                size_bytes: c.data.len() as u64,
-            }
-        } else {
-            Resource::Pitch2d {
-                addr: p,
-                format,
-                width: f[13],
-                height: f[14],
-                pitch: u64::from(f[16]),
-            }
-        };
-        dev.create_texture_object(r, desc).map_err(e)?
-    };
-    let n = f[17] as usize;
-    let coords: Vec<u8> = c.coords.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let cp = dev.malloc_with(coords, "coords").map_err(e)?;
-    let op = dev
-        .try_malloc((n * f[19].max(1) as usize * 4) as u64, "out")
-        .map_err(e)?;
-    let store = c.kernel.starts_with("sust");
-    let (args, grid, block) = if store {
-        (
-            vec![
-                KernelArg::U64(handle),
-                KernelArg::U64(cp),
-                KernelArg::U32(n as u32),
-            ],
-            1,
-            1,
-        )
-    } else {
-        (
-            vec![
-                KernelArg::U64(handle),
-                KernelArg::U64(cp),
-                KernelArg::U64(op),
-                KernelArg::U32(n as u32),
-            ],
-            n.div_ceil(128) as u32,
-            128,
-        )
-    };
-    let dims = LaunchDims {
-        grid: [grid, 1, 1],
-        block: [block, 1, 1],
-        dynamic_shared: 0,
-    };
-    dev.launch(
-        &c.kernel,
-        &c.kernel,
-        dims,
-        &args,
-        LaunchOptions::default(),
-        &mut NoObserver,
-        &mut |_, _| {},
-    )
-    .map_err(e)?;
-    let mut out = vec![0u8; n * f[19] as usize * 4];
-    dev.memcpy_dtoh(&mut out, op).map_err(e)?;
-    let words = out
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
-        .collect();
-    let after = if store {
-        dev.memcpy_from_array(0).map_err(e)?
-    } else {
-        Vec::new()
-    };
-    Ok((words, after))
-}
-
-/// The H200 sweeps as SASS: every result word and every array after the stores equal the PTX
-/// run's, and every word the PTX run matches the H200 in is the H200's under SASS too (the
-/// filtered words the PTX path does not yet match are bounded by tests/texture_hw.rs).
+/// The H200 sweeps as SASS (the first sweeps and the targeted ones): every result word and
+/// every array after the stores equal the PTX run's, and every word the PTX run matches the
+/// H200 in (all but the 21 trilinear float words tests/texture_hw.rs lists) is the H200's.
 #[test]
 fn the_h200_sweeps_under_sass_equal_ptx() {
     let ptx = std::fs::read_to_string(root("tests/hw/texture/sweep_kernels.ptx")).unwrap();
     let sass = std::fs::read_to_string(root("tests/hw/texture/sweep_kernels.sass")).unwrap();
     let mut cases = read_cases("tests/hw/h200/texture/sweep.bin.zst");
     cases.extend(read_cases("tests/hw/h200/texture/sweep_surf.bin.zst"));
+    cases.extend(read_cases("tests/hw/h200/texture/sweep_targeted.bin.zst"));
     let (mut words, mut h200_words, mut stores, mut bad) = (0usize, 0usize, 0usize, Vec::new());
     let mut kernels = std::collections::BTreeSet::new();
     for c in &cases {
@@ -618,7 +442,7 @@ fn the_h200_sweeps_under_sass_equal_ptx() {
         kernels.len()
     );
     assert!(
-        h200_words > 1_500_000,
+        h200_words > 4_800_000,
         "only {h200_words} words compared with the H200's"
     );
     assert!(stores >= 3, "only {stores} store cases");

@@ -9,11 +9,11 @@
 //! the texture, `Wrap` and `Mirror` (normalized coordinates only) repeat the texture or its
 //! reflection. The rounding of the coordinate, of the weights and of the interpolation are
 //! the H200's, measured by the sweeps in tests/hw/texture (see its README for what each sweep
-//! showed): corner weights that keep each axis's weight exact ([`corner_weights`]), float
-//! texels in block floating point ([`block_bits`], after NVIDIA's US patent 8,098,257),
-//! 8/16-bit normalized texels in fixed point. Bit-exact on every 1D and 2D filtered word of the
-//! sweeps; signed 8-bit and trilinear filtering are close fits (README, "What is not yet
-//! equal").
+//! showed): corner weights split axis by axis ([`corner_weights`]), float texels in block
+//! floating point ([`block_bits`], after NVIDIA's US patent 8,098,257; by z slice in 3D,
+//! [`trilinear_sum`]), 8/16-bit normalized texels in fixed point ([`from_fixed16`]).
+//! Bit-exact on every filtered word of the sweeps but 21 trilinear float ones (README, "What
+//! is not yet equal").
 
 use super::desc::{AddressMode, FilterMode, TextureDesc};
 use super::format::{decode, returns_float, ChannelFormat, ChannelType, ReadMode, Texel};
@@ -111,35 +111,45 @@ fn floor_i64(x: f64) -> i64 {
 /// the per-axis weights `ax`, `ay` (and `az`). Corner `c` takes the second texel along axis `k`
 /// when bit `k` of `c` is set.
 ///
-/// Bilinear (measured: every 2D and 1D filtered word of the sweeps, all channel types but
-/// signed 8-bit): only the product of the two second-texel weights is rounded,
-/// `w11 = round(ax * ay / 256)` (half up); the others complete the per-axis weights exactly,
-/// `w10 = ax - w11`, `w01 = ay - w11`, `w00 = 256 - ax - ay + w11`, so each axis keeps its
-/// weight and the four sum to 256. Rounding each product on its own, or weighing float texels
-/// by the exact products, leaves hundreds of words off.
+/// The filter splits the whole weight 256 along the axes from the last to the first, rounding
+/// each split (measured: every 1D and 2D filtered word of the sweeps and every 3D one of integer
+/// texels; the trilinear weights one corner at a time, all 200,704 records of
+/// `tests/hw/texture/sweep.cu`'s targeted sweep, tests/hw/texture/README.md):
+/// - along z (3D), exactly: the slice of the first texel weighs `256 - az`, the second `az`;
+/// - in each slice of weight `T`, along x: the second column weighs `round(T * ax / 256)`,
+///   rounded half up, the first the rest;
+/// - in each column of weight `C`, along y: the second row weighs `C * ay / 256` rounded half up
+///   in the column of the second texel along x and half down in the first, the first row the
+///   rest.
 ///
-/// Trilinear (the best fit found, not bit-exact: tests/hw/texture/README.md): the bilinear rule
-/// over the x and z axes, each of those weights then split along y as `round(w * ay / 256)`
-/// (half up) and the rest.
+/// In 2D (`T = 256`) this is `w11 = round(ax * ay / 256)` half up with the other three
+/// completing each axis's weight exactly, `w10 = ax - w11`, `w01 = ay - w11`,
+/// `w00 = 256 - ax - ay + w11` (found with the 1D border ramp, where x = 1 + k/2048 reads
+/// 97/256 from k = 4, and the 2D random points). Of the 200,704 trilinear records, rounding
+/// each product of three per-axis weights on its own leaves 104,765 off, the rule above with
+/// the first column's split half up 14,932, the x-z bilinear weights split along y (the fit
+/// before the targeted sweep) 27,005.
 pub fn corner_weights(axes: &[Axis]) -> [u32; 8] {
     let mut w = [0u32; 8];
-    let bilinear = |a: u32, b: u32| {
-        let w11 = (a * b + 128) >> 8;
-        [256 + w11 - a - b, a - w11, b - w11, w11]
+    // `part * a / 256` rounded half up, or half down.
+    let up = |part: u32, a: u32| (part * a + 128) >> 8;
+    let down = |part: u32, a: u32| (part * a + 127) >> 8;
+    // Splits a slice of weight `t` along x, then each column along y, into w[base..base + 4].
+    let slice = |w: &mut [u32], t: u32, ax: u32, ay: u32| {
+        let x1 = up(t, ax);
+        let x0 = t - x1;
+        let (y11, y01) = (up(x1, ay), down(x0, ay));
+        w.copy_from_slice(&[x0 - y01, x1 - y11, y01, y11]);
     };
     match axes {
         [x] => {
             w[0] = 256 - x.a;
             w[1] = x.a;
         }
-        [x, y] => w[..4].copy_from_slice(&bilinear(x.a, y.a)),
+        [x, y] => slice(&mut w[..4], 256, x.a, y.a),
         [x, y, z] => {
-            let xz = bilinear(x.a, z.a);
-            for (c, slot) in w.iter_mut().enumerate() {
-                let pair = xz[(c & 1) | (c >> 1 & 2)];
-                let second = (pair * y.a + 128) >> 8;
-                *slot = if c & 2 != 0 { second } else { pair - second };
-            }
+            slice(&mut w[..4], 256 - z.a, x.a, y.a);
+            slice(&mut w[4..], z.a, x.a, y.a);
         }
         _ => w[0] = 256,
     }
@@ -249,9 +259,38 @@ fn block_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
     Some(acc as f64 * 2f64.powi(-shift - 8))
 }
 
+/// The block floating-point sum of a footprint's float taps: one block for 1D and 2D, one per
+/// z slice (corners 0-3 and 4-7) for 3D, the two sums added exactly (measured, run 4: 3D random
+/// points of f32 and f16 texels; one block over the 8 taps leaves 534 of 8,192 f32 and 745 of
+/// 8,192 f16 values off, blocks by slice 5 and 15, blocks along x or y hundreds). Returned as
+/// an f64 that rounds to f32 or f16 as the exact sum does: the two-sum error, where there is
+/// one, moves it one f64 step toward the exact value, which only breaks ties.
+fn trilinear_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
+    if taps.len() != 8 {
+        return block_sum(taps, bits);
+    }
+    let (a, b) = (block_sum(&taps[..4], bits)?, block_sum(&taps[4..], bits)?);
+    let s = a + b;
+    // Knuth's two-sum: s + e == a + b exactly.
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    Some(if e == 0.0 || !s.is_finite() {
+        s
+    } else if (e > 0.0) == (s > 0.0) || s == 0.0 {
+        // Away from zero when e has s's sign (or s is 0: then e itself is the sum).
+        if s == 0.0 {
+            e
+        } else {
+            f64::from_bits(s.to_bits() + 1)
+        }
+    } else {
+        f64::from_bits(s.to_bits() - 1)
+    })
+}
+
 /// A channel's value in the filter's 16-bit fixed point, for 8- and 16-bit integer channels read
 /// as normalized floats: unsigned 8-bit `v` becomes `v * 257` (exact unorm16), 16-bit channels
-/// stay as they are; signed 8-bit channels are filtered as they are (see [`filter`]). `None`
+/// stay as they are; signed 8-bit channels are filtered as they are (see [`from_fixed16`]). `None`
 /// for other formats, which filter in block floating point.
 fn fixed16(f: ChannelFormat, read: ReadMode, bytes: &[u8], c: usize) -> Option<i32> {
     if read != ReadMode::NormalizedFloat {
@@ -272,14 +311,20 @@ fn fixed16(f: ChannelFormat, read: ReadMode, bytes: &[u8], c: usize) -> Option<i
 
 /// The fixed-point sum `acc` (texel units times 256) as a float: 16-bit results round half up
 /// to a 16-bit step and read as the point-sampled decode does (`v / 65535`,
-/// `max(v / 32767, -1)`); signed 8-bit results (8-bit texel units) are scaled to 16 bits,
-/// `round(acc * 32767 / (127 * 256))` half up (the best fit found: 163 of the sweeps' 18,144
-/// filtered signed 8-bit words differ by one 16-bit step, tests/hw/texture/README.md).
+/// `max(v / 32767, -1)`).
+///
+/// Signed 8-bit results (`S`, 8-bit texel units times 256, -32768 to 32512) are widened to a
+/// 16-bit step `k = S + floor((S + 64 + 16 * floor(S / 4096)) / 128)`, then read as
+/// `max(k / 32767, -1)`: `S` times 1 + 2^-7 + 2^-15, the last term from S's top bits alone,
+/// which on whole texel values `S = 256 v` is the bit replication `v << 8 | v << 1 | v >> 6`
+/// that makes 127 read 32767. Measured (run 4, tests/hw/texture/README.md): a ramp of signed
+/// 8-bit texels -128 to 127 read at every weight between each pair of neighbours gives every
+/// `S` once, all 65,281 equal; `round(S * 32767 / 32512)`, the exact scaling, leaves 3,824 off.
 fn from_fixed16(ty: ChannelType, acc: i64) -> u32 {
     match ty {
         ChannelType::U8 | ChannelType::U16 => (((acc + 128) >> 8) as f32 / 65535.0).to_bits(),
         ChannelType::I8 => {
-            let k = (2 * acc * 32767 + 127 * 256).div_euclid(2 * 127 * 256);
+            let k = acc + ((acc + 64 + ((acc >> 12) << 4)) >> 7);
             (k as f32 / 32767.0).max(-1.0).to_bits()
         }
         _ => (((acc + 128) >> 8) as f32 / 32767.0).max(-1.0).to_bits(),
@@ -316,7 +361,25 @@ pub fn filter<'a>(
         };
     }
     let dims = axes.len();
-    let weights = corner_weights(axes);
+    // With `Clamp`, an axis whose two texels are one texel (the coordinate beyond the first or
+    // last texel centre) weighs it whole: the weights are formed as if the coordinate were
+    // clamped to that centre (measured: the targeted sweep's 3D random points, 1,112 of 8,192
+    // unsigned 8-bit ones off without this, 0 with it; `Mirror`, whose edge texel is also read
+    // twice, keeps its weight: 14 of the first sweep's mirrored 3D words would be off; in 1D
+    // and 2D the weights along the other axes do not depend on it). The taps fetched stay
+    // those of the coordinate ([`fetched`]).
+    let mut centred = [Axis {
+        i0: None,
+        i1: None,
+        a: 0,
+    }; 3];
+    for ((w, a), mode) in centred.iter_mut().zip(axes).zip(desc.address) {
+        *w = *a;
+        if mode == AddressMode::Clamp && a.i0.is_some() && a.i0 == a.i1 {
+            w.a = 0;
+        }
+    }
+    let weights = corner_weights(&centred[..dims]);
     let border16 = border_fixed16(desc, format);
     let fixed = fixed16(format, desc.read, &[0u8; 8], 0).is_some();
     let mut acc16 = [0i64; 4];
@@ -348,7 +411,7 @@ pub fn filter<'a>(
             from_fixed16(format.ty, acc16[k])
         } else {
             let t = &taps[k][..1 << dims];
-            match block_sum(t, block_bits(format.ty)) {
+            match trilinear_sum(t, block_bits(format.ty)) {
                 Some(x) if format.ty == ChannelType::F16 => round_half_away_f16(x).to_bits(),
                 Some(x) => round_half_away(x).to_bits(),
                 None => {

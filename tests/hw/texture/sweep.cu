@@ -1,5 +1,5 @@
 // Texture and surface sweeps for the H200 (issue 10). Build and run:
-//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [risky]
+//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted]
 // Every case: a texture (or surface) object of one configuration, a list of coordinate records
 // and what the GPU returned for each; the file format is described in tests/hw/texture/README.md
 // and read by tests/texture_hw.rs, which runs the same kernels (sweep_kernels.cu, via its
@@ -155,43 +155,28 @@ static void run_fetch(const char* kname, cudaTextureObject_t tex, const std::vec
   CK(cudaFree(dout));
 }
 
-static int g_cases = 0;
-
-// One texture case over a CUDA array (dims 1-3) or linear/pitch memory; also its txq case.
-static void tex_case(const char* op, int res, int t, int ch, int read, int filt, int am, int norm,
-                     int dims, int w, int h, int d, bool fine, bool do_txq) {
-  Case c;
-  memset(&c, 0, sizeof c);
-  c.f[RES] = res; c.f[CHT] = t; c.f[CHN] = ch; c.f[READ] = read; c.f[FILT] = filt;
-  c.f[AD0] = c.f[AD1] = c.f[AD2] = am; c.f[NORM] = norm;
-  float border[4] = {0.25f, -0.5f, 2.0f, 0.75f};
-  for (int k = 0; k < 4; ++k) c.f[BO0 + k] = fbits(border[k]);
-  c.f[W] = w; c.f[H] = dims >= 2 ? h : 0; c.f[D] = dims >= 3 ? d : 0;
+// The CUDA array (or linear / pitch-2D memory) of case `c` holding `data`, and a texture object
+// over it with the case's modes; false (and a message) when the runtime refuses the configuration.
+static bool make_texture(const Case& c, int dims, const std::vector<uint8_t>& data,
+                         const float border[4], cudaTextureObject_t* tex_out, cudaArray_t* arr_out,
+                         void** lin_out) {
+  int res = c.f[RES], t = c.f[CHT], ch = c.f[CHN], w = c.f[W], h = c.f[H];
   int tb = kBits[t] / 8 * ch;
-  size_t pitch = (size_t)w * tb;
-  if (res == 2) pitch = (pitch + 63) / 64 * 64 + 64;  // a padded pitch
-  c.f[PITCH] = res == 0 ? 0 : pitch;
-  size_t hh = dims >= 2 ? h : 1, dd = dims >= 3 ? d : 1;
-  std::vector<uint8_t> data(res == 2 ? pitch * hh : (size_t)w * hh * dd * tb);
-  fill_random(data, t);
-  if (t == F32 && fine) {  // 0, 1, 0, 1 ... shows the filter weights themselves
-    for (size_t i = 0; i < data.size() / 4; ++i) { float v = (i / ch) % 2; memcpy(&data[i * 4], &v, 4); }
-  }
-  if (w == 256 && (t == U8 || t == I8))
-    for (int i = 0; i < 256 * ch; ++i) data[i] = (uint8_t)(i / ch);
-  if (w == 65536 && (t == U16 || t == I16 || t == F16))
-    for (int i = 0; i < 65536 * ch; ++i) { uint16_t v = i / ch; memcpy(&data[2 * i], &v, 2); }
-  cudaResourceDesc rd;
-  memset(&rd, 0, sizeof rd);
+  size_t pitch = c.f[PITCH];
+  size_t hh = dims >= 2 ? h : 1, dd = dims >= 3 ? c.f[D] : 1;
+  int d = c.f[D];
+  int am = c.f[AD0];
   cudaArray_t arr = nullptr;
   void* lin = nullptr;
+  cudaResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
   cudaChannelFormatDesc cd = desc_of(t, ch);
   if (res == 0) {
     cudaExtent ext = make_cudaExtent(w, dims >= 2 ? h : 0, dims >= 3 ? d : 0);
     CK(cudaMalloc3DArray(&arr, &cd, ext, 0));
     cudaMemcpy3DParms p;
     memset(&p, 0, sizeof p);
-    p.srcPtr = make_cudaPitchedPtr(data.data(), (size_t)w * tb, w, hh);
+    p.srcPtr = make_cudaPitchedPtr(const_cast<uint8_t*>(data.data()), (size_t)w * tb, w, hh);
     p.dstArray = arr;
     p.extent = make_cudaExtent(w, hh, dd);
     p.kind = cudaMemcpyHostToDevice;
@@ -220,18 +205,59 @@ static void tex_case(const char* op, int res, int t, int ch, int read, int filt,
   static const cudaTextureAddressMode am_of[4] = {cudaAddressModeWrap, cudaAddressModeClamp,
                                                   cudaAddressModeMirror, cudaAddressModeBorder};
   for (int k = 0; k < 3; ++k) td.addressMode[k] = am_of[am];
-  td.filterMode = filt ? cudaFilterModeLinear : cudaFilterModePoint;
-  td.readMode = read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
-  td.normalizedCoords = norm;
+  td.filterMode = c.f[FILT] ? cudaFilterModeLinear : cudaFilterModePoint;
+  td.readMode = c.f[READ] ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+  td.normalizedCoords = c.f[NORM];
   for (int k = 0; k < 4; ++k) td.borderColor[k] = border[k];
   cudaTextureObject_t tex = 0;
   cudaError_t e = cudaCreateTextureObject(&tex, &rd, &td, nullptr);
   if (e != cudaSuccess) {
-    fprintf(stderr, "skip %s %s ch%d read%d filt%d am%d norm%d: %s\n", op, kName[t], ch, read, filt,
-            am, norm, cudaGetErrorString(e));
+    fprintf(stderr, "cudaCreateTextureObject: %s\n", cudaGetErrorString(e));
     cudaGetLastError();
     if (arr) cudaFreeArray(arr);
     if (lin) cudaFree(lin);
+    *arr_out = nullptr;
+    *lin_out = nullptr;
+    return false;
+  }
+  *tex_out = tex;
+  *arr_out = arr;
+  *lin_out = lin;
+  return true;
+}
+
+static int g_cases = 0;
+
+// One texture case over a CUDA array (dims 1-3) or linear/pitch memory; also its txq case.
+static void tex_case(const char* op, int res, int t, int ch, int read, int filt, int am, int norm,
+                     int dims, int w, int h, int d, bool fine, bool do_txq) {
+  Case c;
+  memset(&c, 0, sizeof c);
+  c.f[RES] = res; c.f[CHT] = t; c.f[CHN] = ch; c.f[READ] = read; c.f[FILT] = filt;
+  c.f[AD0] = c.f[AD1] = c.f[AD2] = am; c.f[NORM] = norm;
+  float border[4] = {0.25f, -0.5f, 2.0f, 0.75f};
+  for (int k = 0; k < 4; ++k) c.f[BO0 + k] = fbits(border[k]);
+  c.f[W] = w; c.f[H] = dims >= 2 ? h : 0; c.f[D] = dims >= 3 ? d : 0;
+  int tb = kBits[t] / 8 * ch;
+  size_t pitch = (size_t)w * tb;
+  if (res == 2) pitch = (pitch + 63) / 64 * 64 + 64;  // a padded pitch
+  c.f[PITCH] = res == 0 ? 0 : pitch;
+  size_t hh = dims >= 2 ? h : 1, dd = dims >= 3 ? d : 1;
+  std::vector<uint8_t> data(res == 2 ? pitch * hh : (size_t)w * hh * dd * tb);
+  fill_random(data, t);
+  if (t == F32 && fine) {  // 0, 1, 0, 1 ... shows the filter weights themselves
+    for (size_t i = 0; i < data.size() / 4; ++i) { float v = (i / ch) % 2; memcpy(&data[i * 4], &v, 4); }
+  }
+  if (w == 256 && (t == U8 || t == I8))
+    for (int i = 0; i < 256 * ch; ++i) data[i] = (uint8_t)(i / ch);
+  if (w == 65536 && (t == U16 || t == I16 || t == F16))
+    for (int i = 0; i < 65536 * ch; ++i) { uint16_t v = i / ch; memcpy(&data[2 * i], &v, 2); }
+  cudaArray_t arr = nullptr;
+  void* lin = nullptr;
+  cudaTextureObject_t tex = 0;
+  if (!make_texture(c, dims, data, border, &tex, &arr, &lin)) {
+    fprintf(stderr, "skip %s %s ch%d read%d filt%d am%d norm%d\n", op, kName[t], ch, read, filt,
+            am, norm);
     return;
   }
   std::vector<uint32_t> coords;
@@ -289,6 +315,101 @@ static void tex_case(const char* op, int res, int t, int ch, int read, int filt,
   CK(cudaDestroyTextureObject(tex));
   if (arr) CK(cudaFreeArray(arr));
   if (lin) CK(cudaFree(lin));
+}
+
+// One case of the targeted sweeps (issue 10, branch texx): a CUDA array of `dims` dimensions
+// holding `data`, clamp or border addressing, unnormalized coordinates, the given coordinates.
+static void targeted_case(const char* op, int t, int ch, int read, int filt, int am, int dims,
+                          int w, int h, int d, const std::vector<uint8_t>& data,
+                          const std::vector<uint32_t>& coords) {
+  Case c;
+  memset(&c, 0, sizeof c);
+  c.f[CHT] = t; c.f[CHN] = ch; c.f[READ] = read; c.f[FILT] = filt;
+  c.f[AD0] = c.f[AD1] = c.f[AD2] = am;
+  float border[4] = {0.25f, -0.5f, 2.0f, 0.75f};
+  for (int k = 0; k < 4; ++k) c.f[BO0 + k] = fbits(border[k]);
+  c.f[W] = w; c.f[H] = dims >= 2 ? h : 0; c.f[D] = dims >= 3 ? d : 0;
+  cudaArray_t arr = nullptr;
+  void* lin = nullptr;
+  cudaTextureObject_t tex = 0;
+  if (!make_texture(c, dims, data, border, &tex, &arr, &lin)) exit(1);
+  char kname[32];
+  snprintf(kname, sizeof kname, "%s_%s", op, sfx(t, read));
+  std::vector<uint32_t> out;
+  run_fetch(kname, tex, coords, out, 4);
+  strncpy(c.kernel, kname, 31);
+  c.f[N] = coords.size() / 4;
+  c.f[OUTW] = 4;
+  write_case(c, data, coords, out, nullptr);
+  ++g_cases;
+  CK(cudaDestroyTextureObject(tex));
+  CK(cudaFreeArray(arr));
+}
+
+static void push_rec(std::vector<uint32_t>& r, float x, float y, float z) {
+  r.push_back(fbits(x)); r.push_back(fbits(y)); r.push_back(fbits(z)); r.push_back(0);
+}
+
+// Random points inside a w x h x d texture (texel units), n of them.
+static std::vector<uint32_t> random_inside(int n, int w, int h, int d) {
+  std::vector<uint32_t> r;
+  for (int k = 0; k < n; ++k) {
+    float c[3];
+    int ext[3] = {w, h, d};
+    for (int a = 0; a < 3; ++a) c[a] = (float)((double)(next_rand() >> 11) / 9007199254740992.0 * ext[a]);
+    push_rec(r, c[0], c[1], c[2]);
+  }
+  return r;
+}
+
+// The targeted sweeps: signed 8-bit normalized filtering over every weight sum, trilinear
+// weights one corner at a time, 3D filtering of random texels.
+static void targeted() {
+  // Signed 8-bit ramp: channel 0 holds -128 .. 127, channel 1 127 .. -128, channels 2 and 3
+  // random; x = i + 0.5 + a/256 for every texel i and weight a: channel 0 reads
+  // S = 256 * (i - 128) + a, every weight sum of two neighbours once.
+  std::vector<uint8_t> ramp(256 * 4);
+  fill_random(ramp, I8);
+  for (int i = 0; i < 256; ++i) { ramp[4 * i] = (uint8_t)(i - 128); ramp[4 * i + 1] = (uint8_t)(127 - i); }
+  std::vector<uint32_t> rc;
+  for (int i = 0; i < 256; ++i)
+    for (int a = 0; a < 256; ++a) push_rec(rc, i + 0.5f + a / 256.0f, 0.5f, 0.5f);
+  targeted_case("tex2d", I8, 4, 1, 1, 1, 2, 256, 1, 1, ramp, rc);  // 2D, one row, clamp
+  targeted_case("tex1d", I8, 4, 1, 1, 1, 1, 256, 1, 1, ramp, rc);  // 1D, clamp
+  targeted_case("tex1d", I8, 4, 1, 1, 3, 1, 256, 1, 1, ramp, rc);  // 1D, border
+  // Signed 8-bit, four taps: random texels, random points.
+  std::vector<uint8_t> r16(16 * 16 * 4);
+  fill_random(r16, I8);
+  targeted_case("tex2d", I8, 4, 1, 1, 1, 2, 16, 16, 1, r16, random_inside(8192, 16, 16, 1));
+  // Trilinear weights: a 2x2x2 f32 texture whose channel k is 1 at corner k (first texture) or
+  // corner k + 4 (second), 0 elsewhere, read at x = 0.5 + ax/256 (likewise y, z): channel k
+  // returns that corner's weight / 256. One axis takes every weight, the other two every pair
+  // of 16 weights; then random triples.
+  const int V[16] = {0, 1, 2, 3, 17, 64, 85, 127, 128, 129, 170, 191, 200, 253, 254, 255};
+  std::vector<uint32_t> tc;
+  for (int f = 0; f < 3; ++f)
+    for (int a = 0; a < 256; ++a)
+      for (int b : V) for (int e : V) {
+        int q[3];
+        q[f] = a; q[(f + 1) % 3] = b; q[(f + 2) % 3] = e;
+        push_rec(tc, 0.5f + q[0] / 256.0f, 0.5f + q[1] / 256.0f, 0.5f + q[2] / 256.0f);
+      }
+  for (int k = 0; k < 4096; ++k) {
+    uint64_t q = next_rand();
+    push_rec(tc, 0.5f + (q & 255) / 256.0f, 0.5f + (q >> 8 & 255) / 256.0f, 0.5f + (q >> 16 & 255) / 256.0f);
+  }
+  for (int half = 0; half < 2; ++half) {
+    std::vector<uint8_t> onehot(8 * 4 * 4, 0);
+    for (int k = 0; k < 4; ++k) { float one = 1.0f; memcpy(&onehot[((k + 4 * half) * 4 + k) * 4], &one, 4); }
+    targeted_case("tex3d", F32, 4, 0, 1, 1, 3, 2, 2, 2, onehot, tc);
+  }
+  // Trilinear filtering of random texels: every filtered type, random points.
+  for (int t : {F32, F16, U8, I8, U16, I16}) {
+    int read = (t == F32 || t == F16) ? 0 : 1;
+    std::vector<uint8_t> cube(4 * 4 * 4 * kBits[t] / 8);
+    fill_random(cube, t);
+    targeted_case("tex3d", t, 1, read, 1, 1, 3, 4, 4, 4, cube, random_inside(8192, 4, 4, 4));
+  }
 }
 
 static int outw_of(const char* kname) { return strstr(kname, "_v4_") ? 4 : 1; }
@@ -385,9 +506,15 @@ static void surf_case(const char* kname, int dims, bool risky) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [risky]\n"); return 2; }
+  if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [surf|risky|targeted]\n"); return 2; }
   g_out = fopen(argv[1], "wb");
   if (!g_out) { perror(argv[1]); return 1; }
+  if (argc > 2 && !strcmp(argv[2], "targeted")) {  // the targeted sweeps alone
+    targeted();
+    fclose(g_out);
+    printf("cases %d\n", g_cases);
+    return 0;
+  }
   if (argc > 2 && !strcmp(argv[2], "surf")) {  // the surface cases alone
     for (const char* k : {"suld2d_zero", "suld2d_clamp", "suld2d_trap"}) surf_case(k, 2, false);
     surf_case("suld1d_clamp", 1, false);
