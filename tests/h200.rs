@@ -67,13 +67,13 @@ const SHARED_ATOM_SASS: &str =
 
 /// Measured (tests/hw/h200/hw/logs/k_warp_masks.sass, `mask_intrinsics`): ptxas runs each
 /// collective whose member mask splits the warp inside a `BSSY .. WARPSYNC.EXCLUSIVE mask ..
-/// BSYNC` region, which the H200 executes once per mask group, and it scheduled the stores of
-/// `o[2]`, `o[3]` and `o[4]` (STG at 0x310, 0x390, 0x410) into the regions of the next
-/// collectives, whose masks `half`, `quarter` and `odd` make 2, 4 and 2 groups: 1 + 3 + 1 = 5
-/// more STG per warp, x 16 warps = 80 (336 measured, 256 in the PTX). Counted from the PTX while
-/// warp_masks runs as PTX ([`AS_PTX`]).
+/// BSYNC` region or a `BRA.DIV` slow path (`WARPSYNC.COLLECTIVE`), which the H200 executes once
+/// per mask group, and it scheduled stores into those regions. Under SASS gpumemsim's outputs
+/// equal the H200's, but it runs 496 STG where the H200 runs 336 (8,016 warp-instructions
+/// against 7,256, tests/hw/h200/sass2/ncu/k_warp_masks.csv): after a slow path the H200 runs
+/// the mask groups together again sooner than gpumemsim's groups merge (not yet found where).
 const SPLIT_STORES: &str =
-    "ptxas put stores inside WARPSYNC.EXCLUSIVE regions run once per mask group";
+    "stores in mask-group regions: gpumemsim's groups stay split longer than the H200's";
 
 /// Measured (tests/hw/h200/carveout: 20 launches of the sweeps, the same pairs): 96- and
 /// 128-thread blocks allocating 1,152 or 2,176 bytes of shared memory get a configuration for 28
@@ -180,17 +180,11 @@ fn hashes() -> BTreeMap<String, String> {
 /// its committed sm_90 SASS, the machine code the H200 ran (the driver's JIT of the same PTX
 /// gives the same SASS: tests/hw/h200/hw/logs/*.sass), so ptxas's spills, fusions and
 /// expansions are counted as the hardware counts them.
-const AS_PTX: &[(&str, &str)] = &[
-    (
-        "tests/hw/kernels/isa.toml",
-        "its SASS runs, but 7 words of isa_float differ from the H200's (tests/sass.rs \
+const AS_PTX: &[(&str, &str)] = &[(
+    "tests/hw/kernels/isa.toml",
+    "its SASS runs, but 7 words of isa_float differ from the H200's (tests/sass.rs \
          ISA_WORDS_NOT_YET) and isa_atom's CAS retry loop depends on contention timing",
-    ),
-    (
-        "tests/hw/kernels/warp_masks.toml",
-        "the cooperative-groups slow path (BRA.DIV to WARPSYNC.COLLECTIVE) faults",
-    ),
-];
+)];
 
 fn run(spec_path: &str) -> Report {
     let spec = Spec::load(spec_path).unwrap_or_else(|e| panic!("{e}"));

@@ -13,10 +13,15 @@ use gpumemsim::spec::Spec;
 mod common;
 
 /// Validation specs whose SASS the executor does not run yet, with the reason the run must
-/// give: in `warp_masks` the lane groups of a cooperative-groups slow path
-/// (`WARPSYNC.EXCLUSIVE` after a `BRA.DIV`) end up waiting for each other, which the executor
-/// reports as a fault naming the instruction instead of hanging.
-const NOT_YET: &[(&str, &str)] = &[("tests/hw/kernels/warp_masks.toml", "can never arrive")];
+/// give (none now: warp_masks' cooperative-groups slow path runs since `BRA.DIV` is a uniform
+/// divergence check).
+const NOT_YET: &[(&str, &str)] = &[];
+
+/// Specs whose SASS runs with outputs equal to the PTX run's and the H200's but whose
+/// instruction counters differ from the H200's: `mask_intrinsics` runs 8,016 warp-instructions
+/// where the H200 runs 7,256 (tests/hw/h200/sass2/ncu/k_warp_masks.csv): after a `BRA.DIV`
+/// slow path the H200 runs the mask groups together again sooner than gpumemsim (not yet found).
+const COUNTS_DIFFER: &[&str] = &["tests/hw/kernels/warp_masks.toml"];
 
 /// Specs that run as SASS but are checked by a test of their own, with the differences it
 /// lists ([`isa_under_sass_against_the_h200`]).
@@ -24,7 +29,9 @@ const OWN_TEST: &[&str] = &["tests/hw/kernels/isa.toml"];
 
 /// Whether the shared loops leave `path` out.
 fn skipped(path: &str) -> bool {
-    OWN_TEST.contains(&path) || NOT_YET.iter().any(|(p, _)| *p == path)
+    OWN_TEST.contains(&path)
+        || COUNTS_DIFFER.contains(&path)
+        || NOT_YET.iter().any(|(p, _)| *p == path)
 }
 
 type Outputs = Vec<(String, String, Vec<u8>)>;
@@ -745,11 +752,11 @@ fn isa_under_sass_against_the_h200() {
     assert!(bad.is_empty(), "{bad:?}");
 }
 
-/// Under the default, a SASS run that stops at something the SASS executor does not model
-/// (warp_masks.toml's cooperative-groups slow path, [`NOT_YET`]) runs again as PTX, and the
-/// report names the SASS line. When warp_masks runs as SASS, this test needs another such case.
+/// Under the default, warp_masks.toml (whose cooperative-groups slow path, `BRA.DIV` to
+/// `WARPSYNC.COLLECTIVE`, used to stop the SASS run and rerun it as PTX) runs as SASS, and its
+/// outputs equal the PTX run's.
 #[test]
-fn a_sass_run_the_executor_cannot_finish_runs_again_as_ptx() {
+fn warp_masks_runs_as_sass_under_the_default() {
     let spec = Spec::load("tests/hw/kernels/warp_masks.toml").unwrap_or_else(|e| panic!("{e}"));
     let opts = RunOptions {
         write_outputs: false,
@@ -761,19 +768,12 @@ fn a_sass_run_the_executor_cannot_finish_runs_again_as_ptx() {
         "SASS where it can be had is the default"
     );
     let r = run_spec(&spec, &opts, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(r.isa, "ptx");
-    assert!(
-        r.isa_reason.starts_with("SASS run stopped: ")
-            && r.isa_reason.contains("at SASS line ")
-            && r.isa_reason.contains("WARPSYNC"),
-        "{}",
-        r.isa_reason
-    );
+    assert_eq!(r.isa, "sass", "{}", r.isa_reason);
     let (_, ptx) = run(&spec, Isa::Ptx).unwrap_or_else(|e| panic!("{e}"));
     assert!(!ptx.is_empty());
     assert!(
         r.outputs == ptx,
-        "the rerun computes what the PTX run computes"
+        "the SASS run computes what the PTX run computes"
     );
 }
 

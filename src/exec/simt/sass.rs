@@ -172,8 +172,16 @@ fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
     // warpAggregatedAtomicsCG's labeled reduction each read the uniform register their own
     // `REDUX` wrote); otherwise the lanes at the lowest instruction index.
     let (pool_at, cur_at) = (sc.aux as usize * 32 + 2, sc.aux as usize * 32 + 3);
+    // The partition running is remembered by its group id (a lane set would go stale when
+    // a later `WARPSYNC.EXCLUSIVE` re-partitions the same lanes).
+    let gid = sc.gid as usize * 32;
     let exclusive = w.regs[pool_at] as u32 & ready;
-    let cur = w.regs[cur_at] as u32 & exclusive;
+    let cur_g = w.regs[cur_at];
+    let cur = if cur_g == 0 {
+        0
+    } else {
+        lanes(exclusive).fold(0u32, |a, l| a | ((w.regs[gid + l] == cur_g) as u32) << l)
+    };
     let pool = if cur != 0 {
         cur
     } else if exclusive != 0 {
@@ -192,7 +200,6 @@ fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
             m |= 1 << l;
         }
     }
-    let gid = sc.gid as usize * 32;
     let g0 = w.regs[gid + m.trailing_zeros() as usize];
     let mut mg = 0u32;
     for l in lanes(m) {
@@ -205,7 +212,7 @@ fn select(w: &mut Warp, sc: &SassCode) -> (u32, u32) {
         w.pc = min;
     }
     if exclusive != 0 {
-        w.regs[cur_at] = mg as u64;
+        w.regs[cur_at] = g0;
     }
     (min, mg)
 }
@@ -695,10 +702,12 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 }
             }
             SOp::BraDiv { mask, target } => {
+                // A uniform divergence check: the whole group branches unless the guard holds
+                // in every lane of it and the group is exactly the live lanes of the mask.
                 let taken = if e != 0 {
                     let mv = self.one(w, *mask, e.trailing_zeros() as usize);
-                    if mv & w.live & !e != 0 {
-                        e
+                    if e != m || mv & w.live != m {
+                        m
                     } else {
                         0
                     }
