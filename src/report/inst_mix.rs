@@ -33,6 +33,9 @@ pub struct SassInst {
     pub threads: u64,
     /// Thread-level executions whose guard held (`smsp__sass_thread_inst_executed_pred_on`).
     pub threads_pred_on: u64,
+    /// The Source page's memory columns ([`super::source_page`]).
+    #[serde(flatten)]
+    pub memory: super::source_page::SourceMemory,
 }
 
 /// The opcode of a SASS instruction text: the mnemonic without guard and modifiers.

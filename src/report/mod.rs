@@ -9,6 +9,7 @@ pub mod html;
 pub mod inst_mix;
 pub mod profile;
 pub mod sample;
+pub mod source_page;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -403,6 +404,7 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
                 executed: profile.warp_inst[pc],
                 threads: profile.active_inst[pc],
                 threads_pred_on: profile.thread_inst[pc],
+                memory: source_page::SourceMemory::of(c),
             });
         }
         if !mem {
