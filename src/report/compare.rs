@@ -16,8 +16,8 @@ pub struct NcuLaunch {
     pub metrics: BTreeMap<String, f64>,
 }
 
-/// Splits one CSV line with quoted fields.
-fn fields(line: &str) -> Vec<String> {
+/// Splits one CSV line with quoted fields (Nsight Compute's CSV holds no quote inside a field).
+pub fn fields(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quoted = false;

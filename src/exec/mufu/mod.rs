@@ -317,19 +317,8 @@ fn lg2_general(x: u32) -> u32 {
     if s != 0 {
         return NAN32;
     }
-    let big_e = e as i32 - 127;
-    match big_e {
-        0 => interp::lg2u(m),
-        -1 => interp::lg2l(m),
-        _ => {
-            let v = if big_e > 0 {
-                big_e as f64 + f32::from_bits(interp::lg2u(m)) as f64
-            } else {
-                (big_e + 1) as f64 + f32::from_bits(interp::lg2l(m)) as f64
-            };
-            f64_to_f32_rz(v)
-        }
-    }
+    // A positive normal number.
+    lg2_fast(x)
 }
 
 /// Rounds toward zero to f32 an f64 whose magnitude lies in f32's normal range (here sums of an

@@ -439,6 +439,26 @@ impl<O: Observer> Ctx<'_, '_, O> {
         v
     }
 
+    /// A source of `DADD`/`DMUL`/`DFMA`: as [`Self::dpair`], except that a NaN passes the
+    /// `-`/`|..|` modifiers unchanged, so the NaN the instruction propagates keeps the sign it
+    /// has in the register. Measured on the H200: `__dsqrt_ru(fabs(x))` of a negative NaN `x`
+    /// (tests/hw/kernels/isa.cu result 138, 4 threads of tests/hw/h200/hw/outputs/k_isa) runs
+    /// `DADD R8, -RZ, |R10|` and then the square root's NaN path, and the H200 returns the NaN
+    /// with its sign set (0xfffc3861_e0000000, 0xfff80000_00000000), where clearing it first
+    /// gives 0x7ffc... and 0x7ff8....
+    #[inline(always)]
+    fn darith(&self, w: &Warp, s: SSrc, l: usize, sc: &SassCode) -> u64 {
+        let raw = match s.o {
+            Opnd::Imm(v) => (v as u64) << 32,
+            _ => self.pair(w, s, l, sc),
+        };
+        if crate::exec::float::Fmt::F64.is_nan(raw) {
+            raw
+        } else {
+            self.dpair(w, s, l, sc, true)
+        }
+    }
+
     /// Writes a 64-bit value per lane to the pair `d:d+1` for lanes `e`.
     fn put64(&self, w: &mut Warp, sc: &SassCode, d: u16, e: u32, v: &[u64; 32]) {
         let lo: [u32; 32] = std::array::from_fn(|l| v[l] as u32);
@@ -623,9 +643,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 let mut out = [0u64; 32];
                 for l in lanes(e) {
                     out[l] = f(
-                        self.dpair(w, *sa, l, sc, true),
-                        self.dpair(w, *sb, l, sc, true),
-                        self.dpair(w, *sc_, l, sc, true),
+                        self.darith(w, *sa, l, sc),
+                        self.darith(w, *sb, l, sc),
+                        self.darith(w, *sc_, l, sc),
                         *k,
                     );
                 }
