@@ -315,12 +315,9 @@ pub fn run<O: Observer>(
         tex_lanes: Vec::with_capacity(32),
     };
     if k.sass.is_some() {
-        // The provenance pass maps PTX instructions; a SASS run checks every access against
-        // all live allocations.
         ctx.cbank0 = sass::cbank0(ctx.l);
-    } else {
-        ctx.expect = expected_allocations(ctx.l);
     }
+    ctx.expect = expected_allocations(ctx.l);
     ctx.launch_budget = ctx.l.budget_per_launch;
     let [gx, gy, gz] = dims.grid;
     let mut done = 0u64;
@@ -397,6 +394,19 @@ fn expected_allocations(l: &Launch<'_>) -> Vec<u32> {
                 .unwrap_or(u32::MAX)
         })
         .collect()
+}
+
+/// The fault of lane `l` executing a warp-collective with member mask `raw` that does not
+/// include the lane itself (undefined in the PTX ISA, §9.7.13; compute-sanitizer's synccheck
+/// reports "Barrier error detected. Invalid arguments."), `None` when the lane is in it. Shared
+/// by the PTX form and the SASS `WARPSYNC` and warp-sync `NOP`.
+pub(crate) fn mask_excludes_lane(l: usize, raw: u32) -> Option<FaultKind> {
+    (raw >> l & 1 == 0).then(|| FaultKind::WarpSync {
+        detail: format!(
+            "lane {l} executes it with member mask {raw:#010x}, which does not include the lane \
+             itself (undefined in the PTX ISA)"
+        ),
+    })
 }
 
 /// The lane `lane` of a `shfl.sync` reads from, and whether that lane is valid, for source-lane
@@ -821,12 +831,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         for l in lanes(e) {
             let raw = self.val(w, mem, mask, l) as u32;
             let pm = raw & w.live;
-            if raw >> l & 1 == 0 {
-                let detail = format!(
-                    "lane {l} executes it with member mask {raw:#010x}, which does not include \
-                     the lane itself (undefined in the PTX ISA)"
-                );
-                return Err((FaultKind::WarpSync { detail }, pc, w.id * 32 + l as u32));
+            if let Some(kind) = mask_excludes_lane(l, raw) {
+                return Err((kind, pc, w.id * 32 + l as u32));
             }
             let missing = pm & !e;
             if missing != 0 {

@@ -348,6 +348,14 @@ pub enum SOp {
         /// own (the block that follows runs once per mask).
         exclusive: bool,
     },
+    /// A `NOP` ptxas left where a `bar.warp.sync` (`__syncwarp`) compiled to no instruction,
+    /// with the register that holds its mask (the cubin's cooperative-group site,
+    /// [`crate::sass::COOP_GROUP_TAG`]): no effect on the machine, but the mask is checked as
+    /// compute-sanitizer's synccheck checks it there (a lane outside its own mask is an error).
+    WarpsyncNop {
+        /// The mask.
+        mask: Src,
+    },
     /// A 64-bit atomic on register pairs (`ATOMG.E.CAS.64`, `REDG.E.ADD.64`, ...,
     /// `ATOMS.CAST.SPIN.64`): the pairs are packed into [`SassCode::wide`] slots, whose
     /// 64-bit values the PTX form at the same index reads and writes.

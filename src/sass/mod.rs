@@ -71,10 +71,22 @@ pub struct HeaderInfo {
     pub registers: u32,
     /// Stack frame bytes per thread.
     pub stack_frame: u32,
+    /// The cubin's cooperative-group sites ([`COOP_GROUP_TAG`]): (byte offset, mask word).
+    pub coop_group: Vec<(u32, u32)>,
 }
 
 /// The header tag of a kernel's resources.
 pub const KERNEL_TAG: &str = "// gpumemsim-sass-kernel: ";
+/// The header tag of a kernel's cooperative-group sites: `NAME 0xb0=0x05000003 ...`, each the
+/// byte offset of an instruction the cubin lists in `EIATTR_COOP_GROUP_INSTR_OFFSETS` and the
+/// word of `EIATTR_COOP_GROUP_MASK_REGIDS` at the same index (nvdisasm's `.nv.info.NAME`
+/// section). Where ptxas compiles a `bar.warp.sync` (`__syncwarp`) to no instruction, it
+/// leaves a `NOP` at its place, keeps the mask in a register and records both here
+/// (`0x05000000 | R`: the mask is in `R`; `0xffffffff`: the full mask); compute-sanitizer's
+/// synccheck checks the mask there (tests/hw/h200/sanitize/syncwarp_bad_mask.synccheck.log:
+/// "Invalid arguments" at `half_mask(int *)+0xb0`, the `NOP` whose site is `0xb0=0x05000003`,
+/// the mask `0xffff` in `R3`). Such a `NOP` decodes as [`crate::ir::sass::SOp::WarpsyncNop`].
+pub const COOP_GROUP_TAG: &str = "// gpumemsim-sass-coop-group: ";
 /// The header tag of the SHA-256 of the PTX the SASS was made from.
 pub const PTX_HASH_TAG: &str = "// gpumemsim-sass-ptx-sha256: ";
 
@@ -105,9 +117,45 @@ pub fn header(text: &str) -> (Vec<HeaderInfo>, Option<String>) {
                 }
             }
             ks.push(h);
+        } else if let Some(rest) = line.strip_prefix(COOP_GROUP_TAG) {
+            let mut it = rest.split_whitespace();
+            let name = it.next().unwrap_or("");
+            let sites: Vec<(u32, u32)> = it
+                .filter_map(|kv| {
+                    let (o, m) = kv.split_once('=')?;
+                    let hex = |v: &str| u32::from_str_radix(v.trim_start_matches("0x"), 16).ok();
+                    Some((hex(o)?, hex(m)?))
+                })
+                .collect();
+            match ks.iter_mut().find(|h| h.name == name) {
+                Some(h) => h.coop_group = sites,
+                None => ks.push(HeaderInfo {
+                    name: name.to_string(),
+                    coop_group: sites,
+                    ..Default::default()
+                }),
+            }
         }
     }
     (ks, hash)
+}
+
+/// Makes the `NOP` at byte `off` a [`SOp::WarpsyncNop`] when the cubin's cooperative-group
+/// site `word` names the register that holds its mask ([`COOP_GROUP_TAG`]). A site at another
+/// instruction, or with the full mask (which every lane is in), is left as decoded.
+fn mark_warpsync_nop(insts: &mut [crate::ir::sass::SInst], regs: u16, off: u32, word: u32) {
+    use crate::ir::sass::{Opnd, SOp, Src};
+    if off % 16 != 0 || word >> 24 != 0x05 {
+        return;
+    }
+    let r = (word & 0xff) as u16;
+    if let Some(si) = insts.get_mut((off / 16) as usize) {
+        if matches!(si.op, SOp::Nop) && r < regs {
+            si.op = SOp::WarpsyncNop {
+                mask: Src::of(Opnd::R(r)),
+            };
+        }
+    }
 }
 
 /// Refuses a read of constant bank 0 outside what gpumemsim fills in (see the module docs).
@@ -265,8 +313,12 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Loaded, SassError> 
         };
         let info = infos.iter().find(|h| h.name == raw.name);
         let stack_frame = info.map(|h| h.stack_frame).unwrap_or(0);
+        let mut insts = d.insts;
+        for &(off, word) in info.map(|h| h.coop_group.as_slice()).unwrap_or(&[]) {
+            mark_warpsync_nop(&mut insts, d.slots.zero, off, word);
+        }
         let code = SassCode {
-            insts: d.insts,
+            insts,
             zero: d.slots.zero,
             sink: d.slots.sink,
             b: d.slots.b,

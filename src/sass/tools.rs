@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 
 use sha2::{Digest, Sha256};
 
-use super::{KERNEL_TAG, PTX_HASH_TAG};
+use super::{COOP_GROUP_TAG, KERNEL_TAG, PTX_HASH_TAG};
 
 /// The pip package versions the committed SASS was made with.
 pub const PTXAS_PACKAGE: &str = "nvidia-cuda-nvcc==13.0.88";
@@ -25,7 +25,7 @@ pub const PTXAS_PACKAGE: &str = "nvidia-cuda-nvcc==13.0.88";
 pub const NVDISASM_PACKAGE: &str = "nvidia-cuda-nvdisasm==13.2.86";
 
 /// Bumped when what [`compile`] writes changes, so older cache entries are not reused.
-const CACHE_FORMAT: &str = "v2";
+const CACHE_FORMAT: &str = "v3";
 
 /// Why the SASS could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -182,6 +182,63 @@ fn keep_sections(full: &str) -> String {
     out
 }
 
+/// Per kernel, the instructions ptxas lists in the cubin's `EIATTR_COOP_GROUP_INSTR_OFFSETS`
+/// with the words of `EIATTR_COOP_GROUP_MASK_REGIDS` at the same index (nvdisasm prints both in
+/// the kernel's `.nv.info.KERNEL` section): (kernel, [(byte offset, mask word)]). See
+/// [`super::COOP_GROUP_TAG`] for what they are.
+fn coop_group_sites(full: &str) -> Vec<(String, Vec<(u32, u32)>)> {
+    let mut out: Vec<(String, Vec<u32>, Vec<u32>)> = Vec::new();
+    let mut attr = "";
+    let mut in_info = false;
+    for line in full.lines() {
+        let t = line.trim();
+        if let Some(rest) = t
+            .strip_prefix(".section")
+            .filter(|r| r.starts_with(char::is_whitespace))
+        {
+            let name = rest.trim().split(',').next().unwrap_or("");
+            in_info = false;
+            attr = "";
+            if let Some(k) = name.strip_prefix(".nv.info.") {
+                in_info = true;
+                out.push((k.to_string(), Vec::new(), Vec::new()));
+            }
+        } else if let Some(a) = t.strip_prefix("//----- nvinfo :") {
+            attr = match a.trim() {
+                "EIATTR_COOP_GROUP_INSTR_OFFSETS" => "offsets",
+                "EIATTR_COOP_GROUP_MASK_REGIDS" => "masks",
+                _ => "",
+            };
+        } else if in_info && !attr.is_empty() {
+            // `/*005c*/ 	.word	0x000000b0`
+            let mut w = t.split_whitespace().skip(1);
+            if let (Some(".word"), Some(v)) = (w.next(), w.next()) {
+                if let (Some(k), Ok(v)) = (
+                    out.last_mut(),
+                    u32::from_str_radix(v.trim_start_matches("0x"), 16),
+                ) {
+                    if attr == "offsets" {
+                        k.1.push(v);
+                    } else {
+                        k.2.push(v);
+                    }
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .filter(|k| !k.1.is_empty())
+        .map(|(name, offs, masks)| {
+            let sites = offs
+                .iter()
+                .enumerate()
+                .map(|(i, o)| (*o, masks.get(i).copied().unwrap_or(u32::MAX)))
+                .collect();
+            (name, sites)
+        })
+        .collect()
+}
+
 /// A cubin and the `.sass` text of a PTX module.
 pub struct Compiled {
     /// The sm_90 cubin ptxas made.
@@ -250,6 +307,13 @@ pub fn compile(ptx: &str) -> Result<Compiled, ToolError> {
                 "{KERNEL_TAG}{name} registers={regs} stack_frame={frame}\n"
             ));
         }
+        for (name, sites) in coop_group_sites(&full) {
+            let list: Vec<String> = sites
+                .iter()
+                .map(|(o, m)| format!("{o:#x}={m:#010x}"))
+                .collect();
+            sass.push_str(&format!("{COOP_GROUP_TAG}{name} {}\n", list.join(" ")));
+        }
         sass.push_str("//\n");
         sass.push_str(&text);
         let cubin = std::fs::read(&cubin_tmp).map_err(|e| io(&cubin_tmp, e))?;
@@ -261,4 +325,34 @@ pub fn compile(ptx: &str) -> Result<Compiled, ToolError> {
     let _ = std::fs::write(&cubin_p, &c.cubin);
     let _ = std::fs::write(&sass_p, &c.sass);
     Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::coop_group_sites;
+
+    #[test]
+    fn coop_group_sites_pairs_offsets_with_mask_words() {
+        // nvdisasm 13.2.86 of syncwarp_bad_mask's cubin (abridged), with a second site.
+        let text = "\t.section\t.nv.info._Z9half_maskPi,\"\",@\"SHT_CUDA_INFO\"\n\
+                    \t.sectionflags\t@\"\"\n\
+                    \t//----- nvinfo : EIATTR_COOP_GROUP_MASK_REGIDS\n\
+                    \t.align\t\t4\n\
+                    \x20       /*0024*/ \t.byte\t0x04, 0x29\n\
+                    \x20       /*0028*/ \t.word\t0x05000003\n\
+                    \x20       /*002c*/ \t.word\t0xffffffff\n\
+                    \t//----- nvinfo : EIATTR_COOP_GROUP_INSTR_OFFSETS\n\
+                    \x20       /*0030*/ \t.word\t0x000000b0\n\
+                    \x20       /*0034*/ \t.word\t0x00000120\n\
+                    \t//----- nvinfo : EIATTR_EXIT_INSTR_OFFSETS\n\
+                    \x20       /*0038*/ \t.word\t0x00000100\n\
+                    \t.section\t.text._Z9half_maskPi,\"ax\",@progbits\n";
+        assert_eq!(
+            coop_group_sites(text),
+            [(
+                "_Z9half_maskPi".to_string(),
+                vec![(0xb0, 0x0500_0003), (0x120, 0xffff_ffff)]
+            )]
+        );
+    }
 }

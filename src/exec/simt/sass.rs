@@ -756,9 +756,21 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 jump(w, sc, m, e, pc, &tgt);
                 return Ok(());
             }
+            SOp::WarpsyncNop { mask } => {
+                for l in lanes(e) {
+                    if let Some(kind) = super::mask_excludes_lane(l, self.one(w, *mask, l)) {
+                        return Err((kind, pc, w.id * 32 + l as u32));
+                    }
+                }
+            }
             SOp::Warpsync { mask, exclusive } => {
                 if e != 0 {
                     let mv: [u32; 32] = std::array::from_fn(|l| self.one(w, *mask, l));
+                    for l in lanes(e) {
+                        if let Some(kind) = super::mask_excludes_lane(l, mv[l]) {
+                            return Err((kind, pc, w.id * 32 + l as u32));
+                        }
+                    }
                     let first = mv[e.trailing_zeros() as usize];
                     let uniform = lanes(e).all(|l| mv[l] == first);
                     // The common case: the mask's lanes are all here (and, for .EXCLUSIVE,
