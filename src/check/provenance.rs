@@ -205,7 +205,7 @@ fn const_prov(k: &Kernel, bank: u8, off: u32, bytes: u8) -> Prov {
         if let (ParamWord::Aggregate(a), ParamWord::Aggregate(b)) =
             (param_word(k, po), param_word(k, po + 4))
         {
-            return if a == b && po % 8 == 0 {
+            return if a == b && po.is_multiple_of(8) {
                 Prov::Param(po)
             } else {
                 Prov::Unknown
@@ -325,8 +325,8 @@ pub fn sass_pointer_params(k: &Kernel, sc: &SassCode) -> Vec<u32> {
     for (b, st0) in inn.iter().enumerate() {
         let Some(st0) = st0 else { continue };
         let mut st = st0.clone();
-        for pc in starts[b]..end_of(b) {
-            out[pc] = sass_address(k, sc, pc, &st);
+        for (pc, o) in out.iter_mut().enumerate().take(end_of(b)).skip(starts[b]) {
+            *o = sass_address(k, sc, pc, &st);
             sass_transfer(k, sc, pc, &mut st);
         }
     }

@@ -120,6 +120,21 @@ pub fn global_sectors_with(req: &MemRequest, cfg: &GpuConfig, fast_paths: bool) 
     }
 }
 
+/// The distinct 32-byte sectors the active lanes of `req` touch, counted as for a load whatever
+/// its kind: Nsight Compute's Source page counts these as an atomic's or reduction's "L2
+/// Theoretical Sectors Global" (`memory_l2_theoretical_sectors_global`), not the serialized
+/// [`global_sectors`]. Measured, tests/hw/h200/source/k_isa.csv launch 4 (`isa_atom`): the
+/// `REDG.E.INC`, `.DEC`, `.ADD.64`, `.MIN.64`, `.MAX.64` of 32 lanes to one address (0x0400,
+/// 0x0440, 0x0470, 0x04c0, 0x04f0, 0x0520, 0x0550) and the `REDG.E.INC` of 32 lanes to two
+/// words of one sector (0x0490) are 16 sectors for 16 instructions, where the hardware counter
+/// `l1tex__t_sectors_pipe_lsu_mem_global_op_red` of 32 lanes on one element is 32 per
+/// instruction (`tests/hw/h200/hw/ncu/k_global.csv`, `gl_red`).
+pub fn distinct_sectors(req: &MemRequest, cfg: &GpuConfig) -> u32 {
+    let mut r = req.clone();
+    r.kind = AccessKind::Load;
+    global_sectors_with(&r, cfg, true).sectors
+}
+
 /// Sectors of an atomic or reduction: per distinct sector, the largest number of active lanes on
 /// one address in it, summed (see the module docs).
 fn atomic_sectors(req: &MemRequest, sector: u64, width: u64) -> u32 {

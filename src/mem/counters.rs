@@ -32,7 +32,7 @@
 //! loads themselves (kernel-parameter loads included).
 
 use crate::gpu::config::GpuConfig;
-use crate::mem::coalesce::{global_sectors_with, local_sectors};
+use crate::mem::coalesce::{distinct_sectors, global_sectors_with, local_sectors};
 use crate::mem::constant::constant_requests_with;
 use crate::mem::request::{AccessKind, MemRequest, Space};
 use crate::mem::shared_banks::shared_wavefronts_with;
@@ -64,6 +64,9 @@ pub struct MemCounters {
     pub global_atom_sectors: u64,
     pub global_red_requests: u64,
     pub global_red_sectors: u64,
+    /// The distinct sectors of the global atomics and reductions (not a hardware counter:
+    /// the Source page's measure, [`crate::mem::coalesce::distinct_sectors`]).
+    pub global_atom_red_distinct_sectors: u64,
 
     pub local_ld_inst: u64,
     pub local_st_inst: u64,
@@ -147,6 +150,9 @@ impl MemCounters {
                 *inst += 1;
                 *requests += rq;
                 *sectors += sc;
+                if matches!(req.kind, AccessKind::Atomic | AccessKind::Reduction) {
+                    self.global_atom_red_distinct_sectors += u64::from(distinct_sectors(req, cfg));
+                }
             }
             Space::Local => {
                 let c = local_sectors(req, cfg);
@@ -208,6 +214,7 @@ impl MemCounters {
             global_atom_sectors,
             global_red_requests,
             global_red_sectors,
+            global_atom_red_distinct_sectors,
             local_ld_inst,
             local_st_inst,
             local_ld_requests,
@@ -242,6 +249,7 @@ impl MemCounters {
         self.global_atom_sectors += global_atom_sectors;
         self.global_red_requests += global_red_requests;
         self.global_red_sectors += global_red_sectors;
+        self.global_atom_red_distinct_sectors += global_atom_red_distinct_sectors;
         self.local_ld_inst += local_ld_inst;
         self.local_st_inst += local_st_inst;
         self.local_ld_requests += local_ld_requests;

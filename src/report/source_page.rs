@@ -11,7 +11,9 @@
 //! - L1 Wavefronts Shared: the shared-memory data-stage wavefronts of its loads, stores and
 //!   atomics (`l1tex__data_pipe_lsu_wavefronts_mem_shared_*`);
 //! - L2 Theoretical Sectors Global: the 32-byte sectors its global accesses touch
-//!   (`l1tex__t_sectors_pipe_lsu_mem_global_*`).
+//!   (`l1tex__t_sectors_pipe_lsu_mem_global_*` for loads and stores; for atomics and
+//!   reductions the distinct sectors, where that counter counts lanes on one address once
+//!   each, [`crate::mem::coalesce::distinct_sectors`]).
 //!
 //! `tests/sass_source_hw.rs` compares them instruction by instruction with the H200.
 //!
@@ -44,8 +46,7 @@ impl SourceMemory {
                 + c.shared_atom_wavefronts,
             l2_theoretical_sectors_global: c.global_ld_sectors
                 + c.global_st_sectors
-                + c.global_atom_sectors
-                + c.global_red_sectors,
+                + c.global_atom_red_distinct_sectors,
         }
     }
 }

@@ -2298,7 +2298,11 @@ impl Dec<'_> {
         // one wavefront per instruction when all lanes hit one bin, 32,768 wavefronts for
         // 32,768 instructions, tests/hw/h200/hw/ncu/histogram.csv launch 2). Its instruction is
         // still an ATOMS (`op_shared_atom`); a global one keeps `ATOMG` (`op_global_atom`).
-        let kind = if red || (space == Space::Shared && d.is_none() && !cas) {
+        // `ATOMS.INC`/`ATOMS.DEC` to `RZ` do serialize: 32 lanes on one word are 32 wavefronts
+        // (tests/hw/h200/source/k_isa.csv launch 4, 0x0bf0 and 0x0c00: 512 for 16
+        // instructions).
+        let serial = matches!(op, AtomOp::Inc | AtomOp::Dec);
+        let kind = if red || (space == Space::Shared && d.is_none() && !cas && !serial) {
             AccessKind::Reduction
         } else {
             AccessKind::Atomic

@@ -145,7 +145,7 @@ pub fn header(text: &str) -> (Vec<HeaderInfo>, Option<String>) {
 /// instruction, or with the full mask (which every lane is in), is left as decoded.
 fn mark_warpsync_nop(insts: &mut [crate::ir::sass::SInst], regs: u16, off: u32, word: u32) {
     use crate::ir::sass::{Opnd, SOp, Src};
-    if off % 16 != 0 || word >> 24 != 0x05 {
+    if !off.is_multiple_of(16) || word >> 24 != 0x05 {
         return;
     }
     let r = (word & 0xff) as u16;
