@@ -128,7 +128,7 @@ pub fn global_sectors_with(req: &MemRequest, cfg: &GpuConfig, fast_paths: bool) 
 /// 0x0440, 0x0470, 0x04c0, 0x04f0, 0x0520, 0x0550) and the `REDG.E.INC` of 32 lanes to two
 /// words of one sector (0x0490) are 16 sectors for 16 instructions, where the hardware counter
 /// `l1tex__t_sectors_pipe_lsu_mem_global_op_red` of 32 lanes on one element is 32 per
-/// instruction (`tests/hw/h200/hw/ncu/k_global.csv`, `gl_red`).
+/// instruction (`tests/hw/h200/hw/ncu/k_global.csv` ID 51, `gl_red` mode 0).
 pub fn distinct_sectors(req: &MemRequest, cfg: &GpuConfig) -> u32 {
     let mut r = req.clone();
     r.kind = AccessKind::Load;
