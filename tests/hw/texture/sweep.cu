@@ -1,5 +1,5 @@
 // Texture and surface sweeps for the H200 (issue 10). Build and run:
-//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted]
+//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted|trilinear]
 // Every case: a texture (or surface) object of one configuration, a list of coordinate records
 // and what the GPU returned for each; the file format is described in tests/hw/texture/README.md
 // and read by tests/texture_hw.rs, which runs the same kernels (sweep_kernels.cu, via its
@@ -319,9 +319,38 @@ static void tex_case(const char* op, int res, int t, int ch, int read, int filt,
 
 // One case of the targeted sweeps (issue 10, branch texx): a CUDA array of `dims` dimensions
 // holding `data`, clamp or border addressing, unnormalized coordinates, the given coordinates.
+static bool g_tri = false;  // `trilinear` mode (issue 10, branch texf3): see targeted_case
+static void targeted_case(const char* op, int t, int ch, int read, int filt, int am, int dims,
+                          int w, int h, int d, const std::vector<uint8_t>& data,
+                          const std::vector<uint32_t>& coords);
+// `trilinear` mode: the 4x4x4 random f32 and f16 cubes of the targeted sweep (the same texels and
+// points: the generator runs as in `targeted`, writing only these cases), each also fetched with
+// its records in three other orders (reversed, rotated by one lane, rotated by 4,096), so that
+// every point runs in another lane, warp and block: whether a trilinear result depends on where
+// (or when) the point is fetched.
+static void tri_replicas(const char* op, int t, int ch, int read, int filt, int am, int dims,
+                         int w, int h, int d, const std::vector<uint8_t>& data,
+                         const std::vector<uint32_t>& coords) {
+  size_t n = coords.size() / 4;
+  for (int v = 0; v < 4; ++v) {
+    std::vector<uint32_t> c2(coords.size());
+    for (size_t i = 0; i < n; ++i) {
+      size_t j = v == 0 ? i : v == 1 ? n - 1 - i : v == 2 ? (i + 1) % n : (i + 4096) % n;
+      for (int k = 0; k < 4; ++k) c2[4 * j + k] = coords[4 * i + k];
+    }
+    g_tri = false;
+    targeted_case(op, t, ch, read, filt, am, dims, w, h, d, data, c2);
+    g_tri = true;
+  }
+}
 static void targeted_case(const char* op, int t, int ch, int read, int filt, int am, int dims,
                           int w, int h, int d, const std::vector<uint8_t>& data,
                           const std::vector<uint32_t>& coords) {
+  if (g_tri) {
+    if (dims == 3 && w == 4 && (t == F32 || t == F16))
+      tri_replicas(op, t, ch, read, filt, am, dims, w, h, d, data, coords);
+    return;
+  }
   Case c;
   memset(&c, 0, sizeof c);
   c.f[CHT] = t; c.f[CHN] = ch; c.f[READ] = read; c.f[FILT] = filt;
@@ -409,6 +438,43 @@ static void targeted() {
     std::vector<uint8_t> cube(4 * 4 * 4 * kBits[t] / 8);
     fill_random(cube, t);
     targeted_case("tex3d", t, 1, read, 1, 1, 3, 4, 4, 4, cube, random_inside(8192, 4, 4, 4));
+  }
+}
+
+// `trilinear` mode, second part: 2 x 2 x 64 f32 arrays of 4 channels whose slice z holds one
+// value per channel (all four texels alike; random sign, exponent 2^-12 .. 2^11, random
+// mantissa), read between two slices at x = y = 1 (all four weights alike) with a random z weight:
+// a trilinear sum of two slices with known block exponents and values. In the second array texel
+// (1, 1) of every slice holds a value 2^0 .. 2^12 times larger and the points take x and y
+// weights of 1 to 31, so that a slice's block exponent exceeds its value's.
+static void tri_slices() {
+  for (int big = 0; big < 2; ++big) {
+    const int D = 64;
+    std::vector<uint8_t> data(2 * 2 * D * 4 * 4);
+    for (int z = 0; z < D; ++z)
+      for (int k = 0; k < 4; ++k) {
+        uint64_t q = next_rand();
+        uint32_t u = ((uint32_t)q & 0x807fffffu) | ((uint32_t)(127 - 12 + (int)((q >> 32) % 24)) << 23);
+        uint32_t g = u;
+        if (big) {
+          int e = (int)((u >> 23) & 255) + (int)((q >> 40) % 13);
+          g = ((uint32_t)(q >> 48) & 0x8000u) << 16 | (uint32_t)(e > 254 ? 254 : e) << 23 |
+              ((uint32_t)next_rand() & 0x7fffffu);
+        }
+        for (int i = 0; i < 4; ++i) {
+          uint32_t v = (big && i == 3) ? g : u;
+          memcpy(&data[((z * 4 + i) * 4 + k) * 4], &v, 4);
+        }
+      }
+    std::vector<uint32_t> r;
+    for (int n = 0; n < 8192; ++n) {
+      uint64_t q = next_rand();
+      int z = (int)(q % (D - 1)), az = 1 + (int)((q >> 8) % 255);
+      float x = 1.0f, y = 1.0f;
+      if (big) { x = 0.5f + (1 + (int)((q >> 16) % 31)) / 256.0f; y = 0.5f + (1 + (int)((q >> 24) % 31)) / 256.0f; }
+      push_rec(r, x, y, z + 0.5f + az / 256.0f);
+    }
+    targeted_case("tex3d", F32, 4, 0, 1, 1, 3, 2, 2, D, data, r);
   }
 }
 
@@ -509,6 +575,15 @@ int main(int argc, char** argv) {
   if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [surf|risky|targeted]\n"); return 2; }
   g_out = fopen(argv[1], "wb");
   if (!g_out) { perror(argv[1]); return 1; }
+  if (argc > 2 && !strcmp(argv[2], "trilinear")) {  // trilinear float sums (branch texf3)
+    g_tri = true;
+    targeted();
+    g_tri = false;
+    tri_slices();
+    fclose(g_out);
+    printf("cases %d\n", g_cases);
+    return 0;
+  }
   if (argc > 2 && !strcmp(argv[2], "targeted")) {  // the targeted sweeps alone
     targeted();
     fclose(g_out);
