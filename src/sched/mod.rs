@@ -65,6 +65,9 @@ struct WarpTrace {
     lines: Vec<LineAccess>,
     /// Texture requests: ranges of `lines`.
     reqs: Vec<(u32, u32)>,
+    /// The L2 group of each texture line (parallel to `lines` up to the last texture
+    /// instruction; [`crate::mem::texture::request::Splitter::l2_groups`]).
+    groups: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -218,13 +221,15 @@ impl Replay {
 
     /// Records one warp-level texture or surface instruction of the running block: its
     /// requests, each a range of `lines` (as [`crate::mem::texture::request::Splitter`] makes
-    /// them), looked up in order when the warp's turn comes.
+    /// them), looked up in order when the warp's turn comes; `groups` is each line's L2 group
+    /// (missing entries 0).
     pub fn tex(
         &mut self,
         warp: u32,
         pc: u32,
         access: TexAccess,
         lines: &[LineAccess],
+        groups: &[u32],
         requests: &[(u32, u32)],
     ) {
         if !self.recording || requests.is_empty() {
@@ -235,6 +240,9 @@ impl Replay {
         };
         let base = w.lines.len() as u32;
         w.lines.extend_from_slice(lines);
+        w.groups.resize(base as usize, 0);
+        w.groups
+            .extend((0..lines.len()).map(|k| groups.get(k).copied().unwrap_or(0)));
         let first = w.reqs.len() as u32;
         w.reqs.extend(requests.iter().map(|&(s, n)| (base + s, n)));
         w.events.push(Event::Tex {
@@ -338,7 +346,7 @@ impl Replay {
                     all_waiting = false;
                     let reqs = &trace.reqs[*first as usize..(*first + *n) as usize];
                     self.hierarchy
-                        .tex_access(sm, *pc, *access, &trace.lines, reqs);
+                        .tex_access(sm, *pc, *access, &trace.lines, &trace.groups, reqs);
                     b.pos[w] = p + 1;
                 }
                 Some(Event::Access { info, start, len }) => {
