@@ -10,6 +10,11 @@
 //! (tests/hw/texture_mem/tex_probe.ptx, `nvcc -O3 -arch=sm_90 -lineinfo -ptx`), with the host
 //! program's arrays, textures and launches set up here as tex_probe.cu's `main` sets them up.
 //!
+//! The same launches were recorded three more times with the L1/L2 counters
+//! (run3/ncu/rep{1,2,3}.csv, tests/hw/texture_mem/run3.sh): each value is compared with the
+//! range of all its recordings. Launches of 256 blocks of 256 threads and the rotation run with
+//! the H200's own block-to-SM placement ([`placements`]).
+//!
 //! Tolerances are those of tests/cache_hw.rs: texture-pipe counters and L1 sectors within 1%, L2
 //! and DRAM within 2%, each with 8 sectors of slack, `dram__sectors_read` 300 more (instruction
 //! and constant fetches the model does not make). Every (launch, metric) outside is listed in
@@ -54,7 +59,41 @@ struct Probe {
     out: BTreeMap<String, BTreeMap<String, f64>>,
     /// The H200's shared-memory configuration per launch name (decides L1's size).
     config: BTreeMap<String, f64>,
+    /// The H200's block-to-SM placement per (grid, block) shape, where recorded.
+    placement: BTreeMap<([u32; 2], [u32; 2]), Vec<usize>>,
     d_out: u64,
+}
+
+/// The SM of each block, as `%smid` recorded it on the H200 (tests/hw/texture_mem/
+/// texw_probe.cu, run3/smid.txt: 5 runs of each grid shape tex_probe launches with many blocks),
+/// for 256 blocks of 256 threads and 64 x 64 blocks of 16 x 16. The first run is taken: for
+/// 256 blocks it is the most frequent placement (blocks b and b + 128 share an SM 15 times in
+/// 12 of the 20 runs of that shape, plain or under Nsight Compute, once or 39 times in the
+/// others), and the one the H200's L1
+/// hit counters show in all 5 Nsight Compute recordings (`fetch1d_stride2`: 960 hits = 15
+/// blocks x 64 sectors every time).
+fn placements() -> BTreeMap<([u32; 2], [u32; 2]), Vec<usize>> {
+    let text = std::fs::read_to_string(root(&format!("{DIR}/run3/smid.txt"))).expect("smid.txt");
+    let mut out: BTreeMap<([u32; 2], [u32; 2]), Vec<usize>> = BTreeMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let shape = match f.first() {
+            Some(&"g256x256") => ([256, 1], [256, 1]),
+            Some(&"g64x64x16x16") => ([64, 64], [16, 16]),
+            _ => continue,
+        };
+        if f.get(1) != Some(&"0") {
+            continue;
+        }
+        let sm: usize = f
+            .get(3)
+            .and_then(|v| v.parse().ok())
+            .expect("smid.txt: an SM");
+        out.entry(shape).or_default().push(sm);
+    }
+    assert_eq!(out.get(&([256, 1], [256, 1])).map(Vec::len), Some(256));
+    assert_eq!(out.get(&([64, 64], [16, 16])).map(Vec::len), Some(4096));
+    out
 }
 
 fn fmt(ty: ChannelType, channels: u8) -> ChannelFormat {
@@ -121,7 +160,11 @@ impl Probe {
         let l1 = u64::from(H200.l1_shared_bytes_per_sm) - config;
         let h = Hierarchy::new(132, l1, u64::from(H200.l2_bytes), code);
         let mut p = Profile::new(&H200, code);
-        p.caches = Some(Replay::new(h, 132, per_sm, warps as usize));
+        let mut replay = Replay::new(h, 132, per_sm, warps as usize);
+        if let Some(map) = self.placement.get(&(grid, block)) {
+            replay = replay.with_placement(map.clone());
+        }
+        p.caches = Some(replay);
         let dims = LaunchDims {
             grid: [grid[0], grid[1], 1],
             block: [block[0], block[1], 1],
@@ -187,6 +230,7 @@ fn simulate(sass: bool) -> BTreeMap<String, BTreeMap<String, f64>> {
         dev,
         out: BTreeMap::new(),
         config,
+        placement: placements(),
         d_out,
     };
     let (w, h, n, b) = (256u32, 256u32, 65536u32, 256u32);
@@ -595,29 +639,36 @@ const MERGED: &str = "several SMs miss on the same sectors at about the same tim
     sends L2 fewer lookups, and finds sectors another SM fetched shortly before (rows y and y+1 \
     of a sector read by neighbouring blocks on different SMs: f32_point_row 13,920 L2 sectors \
     for 16,384 L1 misses); without timing the model sends every miss (tests/cache_hw.rs's first \
-    cause)";
+    cause). Timing-dependent on the H200 too, but not enough to cover the gap: in 5 recordings \
+    its L2 lookups vary by 0.1% to 10% (u8_point_col 18,494 to 20,518) and stay below the \
+    model's every time (f32_point_row 13,908 to 13,954 against 16,384), while L1 hits, sectors, \
+    tags and wavefronts never vary";
 const TRILINEAR: &str = "unexplained: the H200 looks up 8.7 sectors and 6.0 tags per trilinear \
     request where the quad's 2x2x2 footprints occupy 5.75 sectors and 3.5 lines, 2.1 wavefronts \
     where the model gives 2";
 const SCATTERED: &str = "scattered texels: 2.3 wavefronts per 4-sector request (3.2 bilinear, \
     5.5 per 8-lane fetch) where the half-GOB rule gives 4 (1, 8): the data stage serves far-apart \
-    blocks together, by a rule not found";
+    blocks together, by a rule not found. Probed with single warps (run3/ncu/texw_probe.csv.zst): \
+    2, 4 or 8 fetches at power-of-two distances from 64 bytes to 8 MiB never share a wavefront, \
+    nor do 2D texels 8 to 256 texels or rows apart; random ones do (8 random 64-byte units: 6.7 \
+    wavefronts on average, 5 to 8; 4 random texels of a quad: 2.5, 1 to 4), more often when the \
+    texels lie closer together (fetch1d_random, 256 KiB: 5.5)";
 const COLZ: &str = "four consecutive slices of a 3D array in 2 wavefronts where the rule gives 4";
-const REUSE_ORDER: &str = "the second half of the grid re-reads the first half's texels; which \
-    re-reader runs on the first reader's SM follows the H200's SM order (GPCs interleaved, \
-    gpumemsim::sched), not the model's";
-const PITCH_TAGS: &str = "pitch-linear memory: the H200 sends L2 one request per texel-space tag \
-    block (32 bytes x 4 rows) and instruction, not per memory line (a row of 32 floats is 4 \
-    such requests, and the 64-byte fills make half of them hit: pitch2d_point_row 4,096 L2 \
-    hits, gld_row on the same memory 0); the model merges per line";
-const ROTATE: &str = "L1 hits 770,588 against 743,994 (3.6% more) and 174,146 L2 lookups \
-    against 198,474: which blocks share an SM's L1 while their footprints overlap follows the \
-    H200's SM order and timing, which the model does not have";
+const PITCH_TAGS: &str = "pitch-linear memory, bilinear: with one L2 request per texel-space \
+    tag block and line (pitch2d_point_row's 4,096 L2 hits now exact; this launch had 8,365 \
+    before) the model finds 11,624 L2 hits where the H200 finds 11,877 to 11,905 in 5 \
+    recordings, 2.1% low, with its L2 lookups within tolerance; the remaining 260 are not \
+    explained";
+const ROTATE: &str = "with the H200's block placement, L2 lookups (199,158 against 198,434 to \
+    198,647 in 5 recordings) and DRAM sectors (114,860 against 115,152 to 115,208) agree, but \
+    the model finds 118,984 L2 hits where the H200 finds 96,554 to 97,403: the H200 counts a \
+    lookup of a sector whose fill is still on its way from DRAM as a miss, and the model, \
+    without timing, fills at once";
 
 /// (launch, metrics, cause): every (launch, metric) outside its tolerance.
 const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     ("f32_1d_linear_half_row", &[L2_HIT], MERGED),
-    ("f32_1d_point_stride2", &[L1_HIT, L2, L2_HIT], REUSE_ORDER),
+    ("f32_1d_point_stride2", &[L2, L2_HIT], MERGED),
     ("f32_1d_point_stride32", &[L2, L2_HIT], MERGED),
     (
         "f32_3d_linear_half_brick4x4x2",
@@ -645,22 +696,20 @@ const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     ("f32_point_random", &[WAVES], SCATTERED),
     ("f32_point_random", &[L2, L2_HIT], MERGED),
     ("f32_point_row", &[L2, L2_HIT], MERGED),
-    ("f32_point_stride2", &[L1_HIT], REUSE_ORDER),
-    ("f32_point_stride2", &[L2, L2_HIT], MERGED),
+    ("f32_point_stride2", &[L2_HIT], MERGED),
     ("f32_point_twice_col", &[L2, L2_HIT], MERGED),
     ("f32_point_twice_row", &[L2, L2_HIT], MERGED),
     ("f32_point_warp1", &[L2_HIT], MERGED),
     ("f32x2_point_col", &[L2, L2_HIT], MERGED),
     ("f32x2_point_row", &[L2, L2_HIT], MERGED),
-    ("f32x4_point_row", &[L2], MERGED),
-    ("fetch1d_random", &[L1_HIT, WAVES], SCATTERED),
+    ("f32x4_point_row", &[L2, L2_HIT], MERGED),
+    ("fetch1d_random", &[WAVES], SCATTERED),
     ("fetch1d_random", &[L2, L2_HIT], MERGED),
-    ("fetch1d_stride2", &[L1_HIT, L2, L2_HIT], REUSE_ORDER),
+    ("fetch1d_stride2", &[L2, L2_HIT], MERGED),
     ("fetch1d_stride32", &[L2, L2_HIT], MERGED),
     ("pitch2d_linear_half_row", &[L2_HIT], PITCH_TAGS),
     ("pitch2d_point_col", &[L2, L2_HIT], MERGED),
-    ("pitch2d_point_row", &[L2_HIT], PITCH_TAGS),
-    ("rotate_1024", &[L1_HIT, L2, L2_HIT], ROTATE),
+    ("rotate_1024", &[L2_HIT], ROTATE),
     ("surf_read_col", &[L2, L2_HIT], MERGED),
     ("surf_read_row", &[L2, L2_HIT], MERGED),
     ("u16_point_col", &[L2, L2_HIT], MERGED),
@@ -720,6 +769,16 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
         &format!("{DIR}/run2/ncu/tex_probe2.csv"),
         &format!("{DIR}/run2/launches.txt"),
     );
+    // Three more recordings of the L1/L2 counters (run3/ncu/metrics.txt), for the H200's own
+    // run-to-run spread: a value is compared with the range of all recordings of it.
+    let reps: Vec<_> = (1..=3)
+        .map(|r| {
+            recording(
+                &format!("{DIR}/run3/ncu/rep{r}.csv"),
+                &format!("{DIR}/run3/launches.txt"),
+            )
+        })
+        .collect();
     let (mut n, mut ok, mut excl) = (0, 0, 0);
     let mut bad = Vec::new();
     for (name, m) in &sim {
@@ -744,13 +803,28 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
             let Some(&want) = hw.get(metric) else {
                 continue;
             };
+            let (mut lo, mut hi) = (want, want);
+            for v in [hw1.get(name), hw2.get(name)]
+                .into_iter()
+                .chain(reps.iter().map(|r| r.get(name)))
+                .flatten()
+                .filter_map(|r| r.get(metric))
+            {
+                lo = lo.min(*v);
+                hi = hi.max(*v);
+            }
             let got = m.get(metric).copied().unwrap_or(0.0);
             let slack = if metric == "dram__sectors_read.sum" {
                 308.0
             } else {
                 8.0
             };
-            let within = (got - want).abs() <= rel * want + slack;
+            let within = got >= lo - rel * lo - slack && got <= hi + rel * hi + slack;
+            let want = if lo == hi {
+                format!("{want}")
+            } else {
+                format!("{lo}..{hi}")
+            };
             n += 1;
             match (within, excluded(name, metric)) {
                 (true, None) => ok += 1,

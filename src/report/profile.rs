@@ -92,7 +92,14 @@ impl Observer for Profile {
         }
         if let Some(r) = &mut self.caches {
             let s = &self.tex.splitter;
-            r.tex(req.warp, req.pc, access, &s.lines, &s.requests);
+            r.tex(
+                req.warp,
+                req.pc,
+                access,
+                &s.lines,
+                &s.l2_groups,
+                &s.requests,
+            );
         }
     }
 

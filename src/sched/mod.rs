@@ -22,6 +22,13 @@
 //! free and that block has not finished executing, it waits. So its result depends on the
 //! recorded accesses alone, never on how the executor batches its work, and blocks can later
 //! execute on several threads with identical counters.
+//!
+//! A measured placement ([`Replay::with_placement`]) replaces the SM choice: block `i` runs on
+//! the SM the H200 ran it on (`%smid` recorded per block), taking a slot of that SM when one
+//! is free, blocks of one SM in grid order. The H200's own placement is not a fixed function of
+//! the block index: tests/hw/h200/texture_mem/run3/smid.txt records 5 runs of each of
+//! tex_probe's grid shapes, and for 256 blocks of 256 threads the number of blocks `b < 128`
+//! sharing an SM with block `b + 128` is 15 in 6 of the 10 runs and 1 or 39 in the others.
 
 use std::collections::VecDeque;
 
@@ -58,6 +65,9 @@ struct WarpTrace {
     lines: Vec<LineAccess>,
     /// Texture requests: ranges of `lines`.
     reqs: Vec<(u32, u32)>,
+    /// The L2 group of each texture line (parallel to `lines` up to the last texture
+    /// instruction; [`crate::mem::texture::request::Splitter::l2_groups`]).
+    groups: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -86,6 +96,8 @@ pub struct Replay {
     resident: Vec<Vec<Resident>>,
     scratch: Vec<LineAccess>,
     cover: Vec<[u32; 4]>,
+    /// A measured SM per block in grid order ([`Replay::with_placement`]).
+    placement: Option<Vec<usize>>,
 }
 
 impl Replay {
@@ -117,7 +129,20 @@ impl Replay {
             resident: (0..sms).map(|_| Vec::new()).collect(),
             scratch: Vec::new(),
             cover: Vec::new(),
+            placement: None,
         }
+    }
+
+    /// Places block `i` (in grid order) on SM `sm_of_block[i]`, as recorded on the H200, instead
+    /// of the modelled order; an SM index past the last SM and blocks past the list's end wrap
+    /// around (`i` modulo the list's length, the SM modulo the SM count). Every block is then
+    /// replayed when the launch finishes, since an SM's next block may come late in grid order.
+    pub fn with_placement(mut self, sm_of_block: Vec<usize>) -> Self {
+        if !sm_of_block.is_empty() {
+            let sms = self.sms;
+            self.placement = Some(sm_of_block.into_iter().map(|s| s % sms).collect());
+        }
+        self
     }
 
     /// A block starts executing.
@@ -196,13 +221,15 @@ impl Replay {
 
     /// Records one warp-level texture or surface instruction of the running block: its
     /// requests, each a range of `lines` (as [`crate::mem::texture::request::Splitter`] makes
-    /// them), looked up in order when the warp's turn comes.
+    /// them), looked up in order when the warp's turn comes; `groups` is each line's L2 group
+    /// (missing entries 0).
     pub fn tex(
         &mut self,
         warp: u32,
         pc: u32,
         access: TexAccess,
         lines: &[LineAccess],
+        groups: &[u32],
         requests: &[(u32, u32)],
     ) {
         if !self.recording || requests.is_empty() {
@@ -213,6 +240,9 @@ impl Replay {
         };
         let base = w.lines.len() as u32;
         w.lines.extend_from_slice(lines);
+        w.groups.resize(base as usize, 0);
+        w.groups
+            .extend((0..lines.len()).map(|k| groups.get(k).copied().unwrap_or(0)));
         let first = w.reqs.len() as u32;
         w.reqs.extend(requests.iter().map(|&(s, n)| (base + s, n)));
         w.events.push(Event::Tex {
@@ -224,6 +254,12 @@ impl Replay {
     }
 
     fn advance(&mut self, last: bool) {
+        if self.placement.is_some() {
+            if last {
+                self.advance_placed();
+            }
+            return;
+        }
         loop {
             while !self.pending.is_empty() {
                 let Some((sm, slot)) = self.free.pop_front() else {
@@ -241,6 +277,36 @@ impl Replay {
             }
             self.step();
         }
+    }
+
+    /// The replay with a measured placement: every block waits in its SM's queue, and an SM
+    /// starts its next block when a slot of it is free.
+    fn advance_placed(&mut self) {
+        let Some(placement) = self.placement.take() else {
+            return;
+        };
+        let mut queues: Vec<VecDeque<Vec<WarpTrace>>> = vec![VecDeque::new(); self.sms];
+        for (i, block) in self.pending.drain(..).enumerate() {
+            queues[placement[i % placement.len()]].push_back(block);
+        }
+        loop {
+            let mut keep = VecDeque::with_capacity(self.free.len());
+            while let Some((sm, slot)) = self.free.pop_front() {
+                match queues[sm].pop_front() {
+                    Some(warps) => {
+                        let pos = vec![0; warps.len()];
+                        self.resident[sm].push(Resident { slot, warps, pos });
+                    }
+                    None => keep.push_back((sm, slot)),
+                }
+            }
+            self.free = keep;
+            if self.resident.iter().all(|r| r.is_empty()) {
+                break;
+            }
+            self.step();
+        }
+        self.placement = Some(placement);
     }
 
     /// Every resident warp issues its next access; finished blocks free their slots.
@@ -280,7 +346,7 @@ impl Replay {
                     all_waiting = false;
                     let reqs = &trace.reqs[*first as usize..(*first + *n) as usize];
                     self.hierarchy
-                        .tex_access(sm, *pc, *access, &trace.lines, reqs);
+                        .tex_access(sm, *pc, *access, &trace.lines, &trace.groups, reqs);
                     b.pos[w] = p + 1;
                 }
                 Some(Event::Access { info, start, len }) => {
@@ -481,6 +547,30 @@ mod tests {
         let mut out = Vec::new();
         atomic_lines(&req(AccessKind::Atomic, 4, |i| 4 * i), &mut out);
         assert_eq!(out.len(), 1);
+    }
+
+    /// Two one-warp blocks load the same 128 bytes, one block per SM at a time: in the modelled
+    /// order the second runs on SM 1 and misses; placed on SM 0 it waits for the first and hits.
+    #[test]
+    fn a_placement_puts_blocks_on_the_recorded_sm() {
+        let run = |placement: Option<Vec<usize>>| {
+            let h = Hierarchy::new(2, 128 << 10, 1 << 20, 1);
+            let mut r = Replay::new(h, 2, 1, 1);
+            if let Some(p) = placement {
+                r = r.with_placement(p);
+            }
+            for _ in 0..2 {
+                r.block_begin();
+                r.mem(&req(AccessKind::Load, 4, |i| 4096 + 4 * i));
+                r.block_end();
+            }
+            let t = r.finish().totals();
+            (t.l1_global_ld_hit, t.l1_global_ld_miss)
+        };
+        assert_eq!(run(None), (0, 8));
+        assert_eq!(run(Some(vec![0, 0])), (4, 4));
+        // SM indices wrap around the SM count, blocks around the list.
+        assert_eq!(run(Some(vec![2])), (4, 4));
     }
 
     #[test]

@@ -586,6 +586,8 @@ pub struct Hierarchy {
     pub per_pc: Vec<CacheCounters>,
     /// Scratch: the lines a texture instruction sends to L2.
     tex_out: Vec<LineAccess>,
+    /// The L2 group of each `tex_out` entry.
+    tex_out_groups: Vec<u32>,
 }
 
 impl Hierarchy {
@@ -604,6 +606,7 @@ impl Hierarchy {
             l2,
             per_pc: vec![CacheCounters::default(); code_len],
             tex_out: Vec::new(),
+            tex_out_groups: Vec::new(),
         }
     }
 
@@ -726,13 +729,19 @@ impl Hierarchy {
     ///   line in 4 requests and L2 sees 4 sectors and no hit (`f32_point_tile8x4`: 8,192 L2
     ///   sectors, 0 hits, where one request per L1 miss would hit on the 64-byte partner of each
     ///   first miss); the tile's 16 stores to 8 sectors write 8 sectors to L2
-    ///   (`surf_write_tile8x4`).
+    ///   (`surf_write_tile8x4`). More exactly, once per texel-space tag block (32 bytes x 4
+    ///   rows) and line: `groups` (parallel to `lines`, missing entries 0) tells lines' parts
+    ///   apart that belong to different tag blocks, which happens in pitch-linear memory only
+    ///   (a row of 32 floats of a pitch-2D texture is 4 L2 requests of one sector, and the
+    ///   64-byte fills make every second one hit: `pitch2d_point_row` 4,096 L2 hits of 8,192,
+    ///   `gld_row` on the same memory 0).
     pub fn tex_access(
         &mut self,
         sm: usize,
         pc: u32,
         access: TexAccess,
         lines: &[LineAccess],
+        groups: &[u32],
         requests: &[(u32, u32)],
     ) {
         if pc as usize >= self.per_pc.len() || self.l1.is_empty() {
@@ -743,11 +752,14 @@ impl Hierarchy {
         let l1 = &mut self.l1[sm % sms];
         let out = &mut self.tex_out;
         out.clear();
+        let out_groups = &mut self.tex_out_groups;
+        out_groups.clear();
         for &(start, n) in requests {
             let Some(req) = lines.get(start as usize..(start + n) as usize) else {
                 continue;
             };
-            for la in req {
+            for (k, la) in req.iter().enumerate() {
+                let group = groups.get(start as usize + k).copied().unwrap_or(0);
                 let send = if access == TexAccess::SurfaceStore {
                     let n = count(la.sectors);
                     let (_, present, _) = l1.lookup(la.line);
@@ -772,13 +784,17 @@ impl Hierarchy {
                     miss
                 };
                 if send != 0 {
-                    match out.iter_mut().find(|o| o.line == la.line) {
-                        Some(o) => o.sectors |= send,
-                        None => out.push(LineAccess {
-                            line: la.line,
-                            sectors: send,
-                            full: 0,
-                        }),
+                    match (0..out.len()).find(|&j| out[j].line == la.line && out_groups[j] == group)
+                    {
+                        Some(j) => out[j].sectors |= send,
+                        None => {
+                            out.push(LineAccess {
+                                line: la.line,
+                                sectors: send,
+                                full: 0,
+                            });
+                            out_groups.push(group);
+                        }
                     }
                 }
             }

@@ -90,6 +90,7 @@ impl TexturePath {
                         x_byte,
                         y,
                         z,
+                        pitch_linear: matches!(g.kind, ResourceKind::Pitch2d),
                     },
                 );
             }

@@ -81,6 +81,9 @@ pub struct Texel {
     pub y: u32,
     /// Slice.
     pub z: u32,
+    /// In pitch-linear memory (a pitch-2D texture), whose rows are `pitch` bytes apart: its
+    /// sectors go to L2 grouped by texel-space tag block, not by line.
+    pub pitch_linear: bool,
 }
 
 /// What one instruction cost in the texture pipe, before the caches.
@@ -112,7 +115,12 @@ pub struct Splitter {
     pub lines: Vec<LineAccess>,
     /// Each request's range in `lines`.
     pub requests: Vec<(u32, u32)>,
-    sectors: Vec<u64>,
+    /// The L2 group of each entry of `lines` (parallel to it): misses of one instruction go to
+    /// L2 as one request per line and group ([`Texel::pitch_linear`]; 0 where tag blocks are
+    /// lines).
+    pub l2_groups: Vec<u32>,
+    /// Sectors of the request and their L2 group.
+    sectors: Vec<(u64, u32)>,
     groups: Vec<(u64, u32, u32)>,
     tags: Vec<(u64, u32, u32)>,
 }
@@ -123,6 +131,7 @@ impl Splitter {
         self.texels.clear();
         self.lines.clear();
         self.requests.clear();
+        self.l2_groups.clear();
     }
 
     /// Lane `lane` touched `texel` (lanes in ascending order).
@@ -168,9 +177,16 @@ impl Splitter {
                 let (lane, t) = self.texels[i];
                 filtered |= i > 0 && self.texels[i - 1].0 == lane;
                 let last = t.addr + u64::from(t.bytes.max(1)) - 1;
+                // A tag block is 32 bytes wide: in pitch-linear memory each 32-byte column of a
+                // row is its own block's part of the line.
+                let l2_group = if t.pitch_linear {
+                    (t.x_byte / 32) as u32 + 1
+                } else {
+                    0
+                };
                 for s in t.addr / 32..=last / 32 {
-                    if !self.sectors.contains(&s) {
-                        self.sectors.push(s);
+                    if !self.sectors.iter().any(|&(x, _)| x == s) {
+                        self.sectors.push((s, l2_group));
                     }
                 }
                 let (g, tag) = if fetch {
@@ -192,16 +208,21 @@ impl Splitter {
                 i += 1;
             }
             let start = self.lines.len();
-            for &s in &self.sectors {
+            for &(s, g) in &self.sectors {
                 let line = s / 4;
                 let bit = 1u8 << (s % 4);
-                match self.lines[start..].iter_mut().find(|l| l.line == line) {
-                    Some(l) => l.sectors |= bit,
-                    None => self.lines.push(LineAccess {
-                        line,
-                        sectors: bit,
-                        full: 0,
-                    }),
+                let found = (start..self.lines.len())
+                    .find(|&k| self.lines[k].line == line && self.l2_groups[k] == g);
+                match found {
+                    Some(k) => self.lines[k].sectors |= bit,
+                    None => {
+                        self.lines.push(LineAccess {
+                            line,
+                            sectors: bit,
+                            full: 0,
+                        });
+                        self.l2_groups.push(g);
+                    }
                 }
             }
             self.requests
@@ -245,6 +266,7 @@ mod tests {
                         x_byte: u64::from(x) * 4,
                         y,
                         z: 0,
+                        pitch_linear: false,
                     },
                 );
             }
@@ -289,6 +311,35 @@ mod tests {
             vec![(64 * (l / 4), 8 * (l % 4))]
         });
         assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (32, 32, 32));
+    }
+
+    /// A row of 32 floats: in a block-linear array one L2 group (the line), in pitch-linear
+    /// memory one group per 32-byte column (4 tag blocks, 4 L2 requests).
+    #[test]
+    fn pitch_linear_sectors_go_to_l2_by_tag_block() {
+        let mut s = Splitter::default();
+        for pitch_linear in [false, true] {
+            s.clear();
+            for lane in 0..32u32 {
+                let x_byte = u64::from(lane) * 4;
+                let t = Texel {
+                    addr: 1 << 20 | x_byte,
+                    bytes: 4,
+                    x_byte,
+                    y: 0,
+                    z: 0,
+                    pitch_linear,
+                };
+                s.push(lane as u8, t);
+            }
+            let c = s.finish(TexAccess::Texture);
+            assert_eq!((c.requests, c.sectors), (8, 8));
+            assert_eq!(s.l2_groups.len(), s.lines.len());
+            let mut g = s.l2_groups.clone();
+            g.sort_unstable();
+            g.dedup();
+            assert_eq!(g.len(), if pitch_linear { 4 } else { 1 });
+        }
     }
 
     #[test]
