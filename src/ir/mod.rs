@@ -598,6 +598,9 @@ pub struct Unloadable {
     pub name: String,
     /// The located reason.
     pub error: crate::ptx::error::PtxError,
+    /// Its parameter list, when the lowering got that far (what `export-cuda` needs to write
+    /// a host program that runs it on a GPU).
+    pub params: Option<Vec<Param>>,
 }
 
 /// A module-scope variable in `.global` or `.const` memory.
@@ -641,5 +644,17 @@ impl Program {
             .iter()
             .find(|u| u.name == name)
             .map(|u| &u.error)
+    }
+
+    /// The parameter list of the entry function `name`, loadable or not (`None` when there is
+    /// no such entry, or its parameters themselves could not be lowered).
+    pub fn entry_params(&self, name: &str) -> Option<&[Param]> {
+        if let Some(k) = self.kernel(name) {
+            return Some(&k.params);
+        }
+        self.unloadable
+            .iter()
+            .find(|u| u.name == name)
+            .and_then(|u| u.params.as_deref())
     }
 }

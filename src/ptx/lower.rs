@@ -119,6 +119,39 @@ fn decl_bytes(v: &ast::VarDecl, lines: &LineIndex, src: &str) -> Result<u64, Ptx
     })
 }
 
+/// The parameter layout of entry `f`: each parameter at its alignment, in order (PTX ISA
+/// "Kernel Function Parameters"), within the bytes a kernel may take.
+fn entry_params(f: &ast::Function, lines: &LineIndex, src: &str) -> Result<Vec<Param>, PtxError> {
+    let mut params = Vec::new();
+    let mut off = 0u64;
+    for p in &f.params {
+        let size = decl_bytes(p, lines, src)?;
+        let align = p.align.unwrap_or(p.ty.size()).max(1);
+        let placed = place(off, align as u64, size).filter(|&(_, e)| e <= MAX_PARAM_BYTES);
+        let Some((at, end)) = placed else {
+            return Err(PtxError::at_indexed(
+                src,
+                lines,
+                p.span,
+                format!(
+                    "kernel '{}' needs more than {MAX_PARAM_BYTES} bytes of parameters with '{}', more than a kernel may take",
+                    f.name, p.name
+                ),
+            ));
+        };
+        // Both below MAX_PARAM_BYTES.
+        params.push(Param {
+            name: p.name.clone(),
+            ty: p.ty,
+            size: size as u32,
+            offset: at as u32,
+            align,
+        });
+        off = end;
+    }
+    Ok(params)
+}
+
 /// `top` rounded up to `align`, then `size` more: the address a variable gets and the new top;
 /// `None` on overflow.
 fn place(top: u64, align: u64, size: u64) -> Option<(u64, u64)> {
@@ -267,6 +300,7 @@ pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Pro
             Err(error) => unloadable.push(Unloadable {
                 name: f.name.clone(),
                 error,
+                params: entry_params(f, lines, src).ok(),
             }),
         }
     }
@@ -555,32 +589,10 @@ impl<'a> KernelBuilder<'a> {
             )
         })?;
 
-        let mut params = Vec::new();
+        let params = entry_params(f, self.lines, self.src)?;
         let mut frame = Frame::default();
-        let mut off = 0u64;
-        for p in &f.params {
-            let size = decl_bytes(p, self.lines, self.src)?;
-            let align = p.align.unwrap_or(p.ty.size()).max(1);
-            let placed = place(off, align as u64, size).filter(|&(_, e)| e <= MAX_PARAM_BYTES);
-            let Some((at, end)) = placed else {
-                return self.err(
-                    p.span,
-                    format!(
-                        "kernel '{}' needs more than {MAX_PARAM_BYTES} bytes of parameters with '{}', more than a kernel may take",
-                        f.name, p.name
-                    ),
-                );
-            };
-            frame.params.insert(p.name.clone(), at);
-            // Both below MAX_PARAM_BYTES.
-            params.push(Param {
-                name: p.name.clone(),
-                ty: p.ty,
-                size: size as u32,
-                offset: at as u32,
-                align,
-            });
-            off = end;
+        for p in &params {
+            frame.params.insert(p.name.clone(), p.offset as u64);
         }
         let body = f.body.as_deref().unwrap_or(&[]);
         self.call_stack.push(f.name.clone());
@@ -616,8 +628,8 @@ impl<'a> KernelBuilder<'a> {
             info: std::mem::take(&mut self.info),
             num_regs: self.num_regs,
             num_preds: self.num_preds,
+            param_bytes: params.last().map_or(0, |p| p.offset + p.size),
             params,
-            param_bytes: off as u32,
             static_shared: self.shared_top,
             dynamic_shared_offset,
             local_bytes: self.local_top,
