@@ -36,6 +36,9 @@ pub struct Warp {
     pub tid: [[u32; 32]; 3],
     /// Pending `bar.red` input predicate of the waiting lanes.
     pub red_pred: u32,
+    /// The warp gave up its turn (a spin-wait: SASS `YIELD`, PTX `ld.acquire`/`ld.relaxed`):
+    /// the block's other warps run before it goes on.
+    pub yielded: bool,
 }
 
 impl Warp {
@@ -55,6 +58,7 @@ impl Warp {
             lane_pc: [0; 32],
             tid: [[0; 32]; 3],
             red_pred: 0,
+            yielded: false,
         }
     }
 
@@ -101,6 +105,7 @@ impl Warp {
         self.pc = 0;
         self.converged = true;
         self.red_pred = 0;
+        self.yielded = false;
     }
 
     /// Lanes that can run now.

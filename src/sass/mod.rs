@@ -116,11 +116,15 @@ fn check_bank0(
     raw: &decode::RawKernel,
     file: &str,
     param_bytes: u32,
+    reserved_smem: bool,
 ) -> Result<(), SassError> {
     use crate::ir::sass::{Opnd, SOp};
     let known = |off: u32, n: u32| {
         let end = off + n;
-        end <= 0x18 || (off >= 0x20 && end <= 0x2c) || (off >= 0x208 && end <= 0x210 + param_bytes)
+        end <= 0x18
+            || (off >= 0x20 && end <= 0x2c)
+            || (reserved_smem && off >= 0x6c && end <= 0x70)
+            || (off >= 0x208 && end <= 0x210 + param_bytes)
     };
     for (i, si) in code.insts.iter().enumerate() {
         let mut bad = None;
@@ -281,7 +285,7 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Loaded, SassError> 
             bank4: bank4.clone(),
             bank2: data.bank2.get(&raw.name).cloned().unwrap_or_default(),
         };
-        if let Err(e) = check_bank0(&code, &raw, file, pk.param_bytes) {
+        if let Err(e) = check_bank0(&code, &raw, file, pk.param_bytes, pk.reserved_smem) {
             unrunnable.push((pk.name.clone(), e));
             continue;
         }
@@ -299,6 +303,7 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Loaded, SassError> 
             files: d.files,
             reqntid: pk.reqntid,
             sass: Some(Arc::new(code)),
+            reserved_smem: pk.reserved_smem,
         });
     }
     Ok(Loaded {
