@@ -1413,6 +1413,25 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     self.mbarrier(w, mem, *op, *d, *addr, *space, *b, *copy, pc, e)?;
                     w.advance(m, pc + 1);
                 }
+                Op::CpAsyncStore { s, addr } => {
+                    self.cp_async_queue(w, mem, s, *addr, e);
+                    w.advance(m, pc + 1);
+                }
+                Op::CpAsyncCommit => {
+                    for l in lanes(e) {
+                        for c in w.copies.iter_mut() {
+                            if c.lane as usize == l && c.group == u32::MAX {
+                                c.group = w.copy_groups[l];
+                            }
+                        }
+                        w.copy_groups[l] += 1;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::CpAsyncWait { n, all } => {
+                    self.cp_async_land(w, mem, *n, *all, e, pc)?;
+                    w.advance(m, pc + 1);
+                }
                 Op::Yield => {
                     // Not an instruction: nothing is counted.
                     self.block_budget += 1;

@@ -539,6 +539,27 @@ pub enum Op {
         /// A bulk copy's destination (shared) and source (global).
         copy: Option<(Addr, Addr)>,
     },
+    /// The shared-memory half of a `cp.async`: the bytes the `Ld` before it read into `s` are
+    /// queued, to land in shared memory at `addr` when a `cp.async.wait_group`/`wait_all`
+    /// (or `cp.async.mbarrier.arrive`) waits for them ([`Op::CpAsyncWait`]), as late as the
+    /// PTX ISA lets them.
+    CpAsyncStore {
+        /// The registers holding the bytes (4 each).
+        s: Vec<Src>,
+        /// The shared destination.
+        addr: Addr,
+    },
+    /// `cp.async.commit_group`: the lane's queued copies become its newest group.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n` (`all`: false) lands every queued copy of the lane but those
+    /// of its `n` newest groups; `cp.async.wait_all` and `cp.async.mbarrier.arrive` (`all`:
+    /// true) land them all, uncommitted ones included.
+    CpAsyncWait {
+        /// Groups that may stay pending.
+        n: u32,
+        /// Uncommitted copies land too.
+        all: bool,
+    },
     /// Not an instruction (never counted): the warp gives up its turn after the strong load
     /// before it (`ld.acquire`, `ld.relaxed`: what a spin-wait polls), so that the warp it
     /// waits for can run.

@@ -1755,13 +1755,27 @@ impl<'a> KernelBuilder<'a> {
             // and `wait_all` then have nothing to wait for.
             "cp" if mods.first() == Some(&"async") => {
                 let rest = &mods[1..];
-                if matches!(rest, ["commit_group"] | ["wait_group"] | ["wait_all"]) {
-                    Op::Nop
+                if rest == ["commit_group"] {
+                    Op::CpAsyncCommit
+                } else if rest == ["wait_all"] {
+                    Op::CpAsyncWait { n: 0, all: true }
+                } else if rest == ["wait_group"] {
+                    need(1)?;
+                    let Some(n) = imm_bits(&ops[0], ScalarType::U32) else {
+                        return self.err(span, "cp.async.wait_group needs a constant group count");
+                    };
+                    Op::CpAsyncWait {
+                        n: n as u32,
+                        all: false,
+                    }
                 } else if rest.first() == Some(&"mbarrier") {
                     // `cp.async.mbarrier.arrive[.noinc]`: an arrive once the thread's copies
                     // are done. Without `.noinc` the pending count is raised by one first, so
                     // with the copies done it changes nothing.
                     need(1)?;
+                    // The thread's copies land first.
+                    self.align_rules.push((self.code.len(), AlignRule::Unknown));
+                    self.push(Op::CpAsyncWait { n: 0, all: true }, guard, span)?;
                     if rest.contains(&"noinc") {
                         Op::Mbarrier {
                             op: MbarOp::Arrive,
@@ -1824,8 +1838,9 @@ impl<'a> KernelBuilder<'a> {
                     }
                     let src = self.addr(frame, &ops[1], span)?;
                     let dst = self.addr(frame, &ops[0], span)?;
-                    // A load of the global bytes into hidden registers, then their store to
-                    // shared memory: two instructions of the PTX path for one `cp.async`.
+                    // A load of the global bytes into hidden registers at issue, then their
+                    // store, queued until a wait lands it in shared memory: two instructions
+                    // of the PTX path for one `cp.async`.
                     let ld = Op::Ld {
                         space: SpaceSel::Space(Space::Global),
                         ty: ScalarType::B32,
@@ -1836,12 +1851,9 @@ impl<'a> KernelBuilder<'a> {
                     };
                     self.align_rules.push((self.code.len(), AlignRule::Unknown));
                     self.push(ld, guard, span)?;
-                    Op::St {
-                        space: SpaceSel::Space(Space::Shared),
-                        ty: ScalarType::B32,
+                    Op::CpAsyncStore {
                         s: tmp.iter().map(|r| Src::Reg(*r)).collect(),
                         addr: dst,
-                        cache: CacheOp::Default,
                     }
                 } else {
                     return Err(self.unsupported(span, &format!("cp.{}", i.mods.join("."))));

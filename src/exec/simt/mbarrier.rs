@@ -110,6 +110,67 @@ impl<O: Observer> Ctx<'_, '_, O> {
     }
 }
 
+/// `cp.async`'s queue ([`crate::ir::Op::CpAsyncStore`]).
+impl<O: Observer> Ctx<'_, '_, O> {
+    /// Queues lanes `e`'s copies of the bytes in `s` to shared `addr`.
+    pub(super) fn cp_async_queue(
+        &mut self,
+        w: &mut Warp,
+        mem: &BlockMem,
+        s: &[Src],
+        addr: Addr,
+        e: u32,
+    ) {
+        for l in lanes(e) {
+            let mut data = [0u8; 16];
+            for (k, r) in s.iter().enumerate().take(4) {
+                let v = self.val(w, mem, *r, l) as u32;
+                data[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            let base = addr.base.map_or(0, |r| w.regs[r as usize * 32 + l]);
+            w.copies.push(crate::exec::warp::PendingCopy {
+                lane: l as u8,
+                group: u32::MAX,
+                addr: base.wrapping_add(addr.offset as u64),
+                data,
+                len: (4 * s.len().min(4)) as u8,
+            });
+        }
+    }
+
+    /// Lands lanes `e`'s queued copies but those of their `n` newest groups (`all`: every
+    /// one, uncommitted ones included), in issue order.
+    pub(super) fn cp_async_land(
+        &mut self,
+        w: &mut Warp,
+        mem: &mut BlockMem,
+        n: u32,
+        all: bool,
+        e: u32,
+        pc: u32,
+    ) -> Result<(), Fault> {
+        let copies = std::mem::take(&mut w.copies);
+        let mut keep = Vec::with_capacity(copies.len());
+        let mut result = Ok(());
+        for c in copies {
+            let l = c.lane as usize;
+            let due =
+                e >> l & 1 == 1 && (all || (c.group != u32::MAX && c.group + n < w.copy_groups[l]));
+            if !due || result.is_err() {
+                keep.push(c);
+                continue;
+            }
+            let len = u32::from(c.len);
+            match self.bytes_mut(mem, w, l, Space::Shared, c.addr, len) {
+                Ok(out) => out.copy_from_slice(&c.data[..len as usize]),
+                Err(k) => result = Err((k.with_access("write"), pc, w.id * 32 + l as u32)),
+            }
+        }
+        w.copies = keep;
+        result
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
