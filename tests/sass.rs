@@ -852,7 +852,7 @@ fn reduction_multiwarp_differs_from_the_h200_by_its_spin_turns() {
         .collect();
     let at = body
         .iter()
-        .position(|l| l.contains("/*0690*/"))
+        .position(|l| l.contains("/*0690*/") && !l.contains(".dword"))
         .expect("the spin loop at 0x690");
     for (i, op) in [
         "LD.E.STRONG.SM",
