@@ -16,6 +16,12 @@
 //!   references, in declaration order; `extern .shared` arrays start after them at their alignment.
 //! - `.local` variables and call parameters form a per-thread frame starting at 0.
 //!
+//! Asynchronous copies (`cp.async`) become a global load at issue and a queued shared store
+//! that lands at the `cp.async.wait_group`/`wait_all` that needs it, as late as the PTX ISA
+//! allows; `mbarrier` and `cp.async.bulk` run in [`crate::exec`] (`simt/mbarrier.rs`). A
+//! strong load (`ld.acquire`/`ld.relaxed`) or an `mbarrier.try_wait` is followed by the
+//! uncounted [`Op::Yield`], so that a spin-wait lets the warp it waits for run.
+//!
 //! Sizes are 64-bit and checked before anything is allocated: against ptxas's 48 KB of static
 //! shared memory per kernel (refused with ptxas's message), the 64 KB constant bank, CUDA's
 //! 512 KB of local memory per thread and 32,764 bytes of kernel parameters, and the front end's

@@ -30,8 +30,13 @@
 //!   window gpumemsim's PTX path uses ([`crate::mem::space::SHARED_WINDOW`]); the executor takes
 //!   the reserved kilobyte off, and the core resolves each lane's address through the same
 //!   windows as PTX's generic accesses. `cg::block_tile_memory` reads
-//!   `%reserved_smem_offset_1` from `c[0x0][0x6c]` (reduction_multiwarp's SASS), an address in
-//!   the reserved kilobyte: that bank-0 word is refused at load (not modelled).
+//!   `%reserved_smem_offset_1` from `c[0x0][0x6c]` (reduction_multiwarp's SASS) and makes a
+//!   generic pointer of it with `SR_SWINHI` alone: a window offset into the reserved kilobyte
+//!   (0 on the H200). gpumemsim places that kilobyte after the block's own shared memory
+//!   (`ir::reserved_smem_base`, for kernels whose PTX reads `%reserved_smem_offset_*`), so the
+//!   word holds its offset plus the 0x400 the executor takes off; other kernels may not read it.
+//! - `YIELD` (ptxas puts it in spin-wait loops) ends the warp's turn, so the warp it waits for
+//!   runs.
 //! - reconvergence: `BSSY B, L` opens a convergence barrier over the active lanes, `BSYNC B`
 //!   waits for them (Volta's independent thread scheduling reconverges where the compiler put
 //!   `BSYNC`, not at an immediate post-dominator); `BREAK B` takes lanes out of it. The lanes a
