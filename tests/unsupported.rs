@@ -6,8 +6,9 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// `copy` is plain; `bulk` uses Hopper's bulk asynchronous copy with an mbarrier, as
-/// `cuda::memcpy_async` compiles on compute_90 (the instruction text is NVRTC 13.0's).
+/// `copy` is plain; `bulk` uses Hopper's asynchronous bulk reduction (`cp.reduce.async.bulk`,
+/// which gpumemsim does not run; the bulk copy `cuda::memcpy_async` compiles to on compute_90
+/// it now runs).
 const PTX: &str = "\
 .version 8.0
 .target sm_90
@@ -38,7 +39,7 @@ const PTX: &str = "\
 \tmov.u32 %r1, buf;
 \tmov.u32 %r2, bar;
 \tmov.u32 %r3, 256;
-\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r3, [%r2];
+\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], %r3;
 \tret;
 }
 ";
@@ -93,7 +94,7 @@ fn launching_the_kernel_that_cannot_run_is_a_located_error() {
     assert_eq!(code, 2, "{stderr}");
     let line = PTX
         .lines()
-        .position(|l| l.contains("cp.async.bulk"))
+        .position(|l| l.contains("cp.reduce.async.bulk"))
         .expect("the line")
         + 1;
     assert!(
@@ -104,7 +105,7 @@ fn launching_the_kernel_that_cannot_run_is_a_located_error() {
         stderr.contains("kernel 'bulk' cannot be launched"),
         "{stderr}"
     );
-    assert!(stderr.contains("asynchronous copies"), "{stderr}");
+    assert!(stderr.contains("asynchronous bulk reductions"), "{stderr}");
     assert!(stderr.contains("not supported yet"), "{stderr}");
     assert!(!stderr.contains("fault"), "{stderr}");
 }

@@ -24,6 +24,7 @@ use crate::ir::*;
 use crate::mem::request::{AccessKind, MemRequest, Space};
 use crate::mem::space::{self, read_le, write_le, GlobalMemory, PARAM_FRAME_BIT};
 
+mod mbarrier;
 mod sass;
 mod tex;
 
@@ -244,12 +245,25 @@ pub fn block_memory_bytes(kernel: &Kernel, dims: &LaunchDims) -> Option<(u64, u6
     let shared = (kernel.dynamic_shared_offset as u64)
         .checked_add(u64::from(dims.dynamic_shared))?
         .max(kernel.static_shared);
+    let shared = if kernel.reserved_smem {
+        crate::ir::reserved_smem_base(shared).checked_add(crate::ir::RESERVED_SMEM_BYTES)?
+    } else {
+        shared
+    };
     let local = kernel.local_bytes.checked_mul(threads)?;
     let regs = (kernel.num_regs as u64)
         .checked_mul(32 * 8)?
         .checked_add((kernel.num_preds as u64).checked_mul(4)?)?
         .checked_mul(warps)?;
     Some((shared, local, regs))
+}
+
+/// Where a block's reserved kilobyte of shared memory starts (see [`crate::ir::Kernel::reserved_smem`]).
+pub(crate) fn reserved_base(kernel: &Kernel, dims: &LaunchDims) -> u64 {
+    let own = (kernel.dynamic_shared_offset as u64)
+        .saturating_add(u64::from(dims.dynamic_shared))
+        .max(kernel.static_shared);
+    crate::ir::reserved_smem_base(own)
 }
 
 /// Runs a launch to the end. `progress(done, total)` is called after each block.
@@ -638,6 +652,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     fn run_block(&mut self, warps: &mut [Warp], mem: &mut BlockMem) -> Result<(), Fault> {
         loop {
             let mut any_live = false;
+            let mut yielded = false;
             for w in warps.iter_mut() {
                 if w.ready() != 0 {
                     match &self.l.kernel.sass {
@@ -646,9 +661,15 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     }
                 }
                 any_live |= w.live != 0;
+                yielded |= std::mem::take(&mut w.yielded);
             }
             if !any_live {
                 return Ok(());
+            }
+            // A warp that gave up its turn can still run: no barrier is due yet. (A spin that
+            // never ends runs into the block's instruction budget.)
+            if yielded {
+                continue;
             }
             if release_counted(warps, mem) {
                 self.obs.barrier();
@@ -802,6 +823,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     + self.l.kernel.static_shared
                     + d.dynamic_shared as u64
             }
+            Sreg::ReservedSmem(o) => reserved_base(self.l.kernel, &self.l.dims) + u64::from(o),
             Sreg::Zero => 0,
             Sreg::One => 1,
         }
@@ -1386,6 +1408,44 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     w.advance(m, pc + 1);
                 }
                 Op::Nop => w.advance(m, pc + 1),
+                Op::Mbarrier {
+                    op,
+                    d,
+                    addr,
+                    space,
+                    b,
+                    copy,
+                } => {
+                    self.mbarrier(w, mem, *op, *d, *addr, *space, *b, *copy, pc, e)?;
+                    w.advance(m, pc + 1);
+                }
+                Op::CpAsyncStore { s, addr } => {
+                    self.cp_async_queue(w, mem, s, *addr, e);
+                    w.advance(m, pc + 1);
+                }
+                Op::CpAsyncCommit => {
+                    for l in lanes(e) {
+                        for c in w.copies.iter_mut() {
+                            if c.lane as usize == l && c.group == u32::MAX {
+                                c.group = w.copy_groups[l];
+                            }
+                        }
+                        w.copy_groups[l] += 1;
+                    }
+                    w.advance(m, pc + 1);
+                }
+                Op::CpAsyncWait { n, all } => {
+                    self.cp_async_land(w, mem, *n, *all, e, pc)?;
+                    w.advance(m, pc + 1);
+                }
+                Op::Yield => {
+                    // Not an instruction: nothing is counted.
+                    self.block_budget += 1;
+                    self.clock -= 1;
+                    w.advance(m, pc + 1);
+                    w.yielded = true;
+                    return Ok(());
+                }
                 Op::Tex(t) => {
                     self.tex(w, mem, t, e, pc)?;
                     w.advance(m, pc + 1);

@@ -36,6 +36,28 @@ pub struct Warp {
     pub tid: [[u32; 32]; 3],
     /// Pending `bar.red` input predicate of the waiting lanes.
     pub red_pred: u32,
+    /// The warp gave up its turn (a spin-wait: SASS `YIELD`, PTX `ld.acquire`/`ld.relaxed`):
+    /// the block's other warps run before it goes on.
+    pub yielded: bool,
+    /// Queued `cp.async` copies, in issue order ([`crate::ir::Op::CpAsyncStore`]).
+    pub copies: Vec<PendingCopy>,
+    /// Per lane, how many `cp.async` groups it has committed.
+    pub copy_groups: [u32; 32],
+}
+
+/// One lane's queued `cp.async` copy.
+#[derive(Clone, Debug)]
+pub struct PendingCopy {
+    /// The lane.
+    pub lane: u8,
+    /// Its group (`u32::MAX`: not committed yet).
+    pub group: u32,
+    /// The shared destination.
+    pub addr: u64,
+    /// Bytes (the first `len`).
+    pub data: [u8; 16],
+    /// How many.
+    pub len: u8,
 }
 
 impl Warp {
@@ -55,6 +77,9 @@ impl Warp {
             lane_pc: [0; 32],
             tid: [[0; 32]; 3],
             red_pred: 0,
+            yielded: false,
+            copies: Vec::new(),
+            copy_groups: [0; 32],
         }
     }
 
@@ -101,6 +126,9 @@ impl Warp {
         self.pc = 0;
         self.converged = true;
         self.red_pred = 0;
+        self.yielded = false;
+        self.copies.clear();
+        self.copy_groups = [0; 32];
     }
 
     /// Lanes that can run now.

@@ -73,6 +73,12 @@ pub enum Sreg {
     /// `%aggr_smem_size`: the block's whole shared allocation, the 1 KB the system reserves
     /// included, not rounded (H200: 1,024 + 160 + 40,000 bytes read 41,184; same file).
     AggrSmemSize,
+    /// `%reserved_smem_offset_{begin,end,cap,0,1}`: an offset into the 1 KB of shared memory
+    /// the system reserves per block, the offset from its start measured on the H200
+    /// (tests/hw/h200/sregs/sregs.txt: begin 0, end 288, cap 1024, `_0` and `_1` 0). gpumemsim
+    /// places that kilobyte after the block's own shared memory ([`Kernel::reserved_smem`]),
+    /// so the register reads this plus [`reserved_smem_base`].
+    ReservedSmem(u16),
     /// A register that reads 0 in every launch gpumemsim runs (`%cluster_ctaid` and
     /// `%cluster_ctarank` of a launch without clusters, `%globaltimer_hi` of a simulated clock).
     Zero,
@@ -514,9 +520,75 @@ pub enum Op {
     /// A texture or surface instruction (`tex`, `tld4`, `txq`, `suld`, `sust`), run by the
     /// texture unit ([`crate::tex`]).
     Tex(Box<tex::TexInst>),
+    /// An `mbarrier` operation (PTX ISA "Parallel Synchronization and Communication
+    /// Instructions: mbarrier"), or a bulk copy that completes its transaction bytes on one
+    /// ([`MbarOp`]). The barrier's state is the 8-byte object in shared memory it names.
+    Mbarrier {
+        /// What it does.
+        op: MbarOp,
+        /// Destination: the state register of `arrive`, the predicate of `try_wait`, or
+        /// `Imm(0)`.
+        d: Src,
+        /// The barrier object's address.
+        addr: Addr,
+        /// Its state space (shared, or generic).
+        space: SpaceSel,
+        /// The count (`init`, `arrive`), transaction bytes (`expect_tx`, the bulk copy's
+        /// size), state (`try_wait`) or phase parity (`try_wait.parity`).
+        b: Src,
+        /// A bulk copy's destination (shared) and source (global).
+        copy: Option<(Addr, Addr)>,
+    },
+    /// The shared-memory half of a `cp.async`: the bytes the `Ld` before it read into `s` are
+    /// queued, to land in shared memory at `addr` when a `cp.async.wait_group`/`wait_all`
+    /// (or `cp.async.mbarrier.arrive`) waits for them ([`Op::CpAsyncWait`]), as late as the
+    /// PTX ISA lets them.
+    CpAsyncStore {
+        /// The registers holding the bytes (4 each).
+        s: Vec<Src>,
+        /// The shared destination.
+        addr: Addr,
+    },
+    /// `cp.async.commit_group`: the lane's queued copies become its newest group.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n` (`all`: false) lands every queued copy of the lane but those
+    /// of its `n` newest groups; `cp.async.wait_all` and `cp.async.mbarrier.arrive` (`all`:
+    /// true) land them all, uncommitted ones included.
+    CpAsyncWait {
+        /// Groups that may stay pending.
+        n: u32,
+        /// Uncommitted copies land too.
+        all: bool,
+    },
+    /// Not an instruction (never counted): the warp gives up its turn after the strong load
+    /// before it (`ld.acquire`, `ld.relaxed`: what a spin-wait polls), so that the warp it
+    /// waits for can run.
+    Yield,
     /// Instructions with no effect on a sequentially consistent functional model
     /// (`membar`, `fence`, `nanosleep`, `prefetch`, `pmevent`).
     Nop,
+}
+
+/// The `mbarrier` operations gpumemsim runs. Copies complete when they are issued, so a phase
+/// completes as soon as its pending arrivals and its transaction count both reach zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarOp {
+    /// `mbarrier.init [a], count`.
+    Init,
+    /// `mbarrier.arrive [a], count` (1 without a count): the state before it in `d`.
+    Arrive,
+    /// `mbarrier.expect_tx [a], bytes`.
+    ExpectTx,
+    /// `mbarrier.try_wait`/`test_wait [a], state`: whether the phase of `state` completed.
+    TryWait,
+    /// `mbarrier.try_wait.parity`/`test_wait.parity [a], parity`: whether the phase of that
+    /// parity completed.
+    TryWaitParity,
+    /// `mbarrier.inval [a]`.
+    Inval,
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size,
+    /// [a]`: the copy, then `size` transaction bytes completed on the barrier.
+    BulkCopy,
 }
 
 /// One decoded instruction.
@@ -539,6 +611,20 @@ pub struct InstInfo {
     pub src_line: u32,
     /// The instruction as written (`ld.shared.f32 %f1, [%r21]`).
     pub text: String,
+}
+
+/// Bytes the system reserves at the start of each block's shared memory on the H200
+/// (`GpuConfig::reserved_shared_per_block`; `%reserved_smem_offset_cap` reads 1,024:
+/// tests/hw/h200/sregs/sregs.txt).
+pub const RESERVED_SMEM_BYTES: u64 = 1024;
+
+/// Where gpumemsim places a block's reserved kilobyte ([`Kernel::reserved_smem`]): after the
+/// block's static and dynamic shared memory (`shared` bytes), at a 128-byte boundary. On the
+/// H200 it is the window's first kilobyte, before static shared memory; gpumemsim keeps the
+/// block's own shared memory at offset 0 (as every other part of it assumes) and puts the
+/// reserved bytes after it, so they never alias the program's variables.
+pub fn reserved_smem_base(shared: u64) -> u64 {
+    shared.div_ceil(128) * 128
 }
 
 /// A kernel parameter.
@@ -589,6 +675,10 @@ pub struct Kernel {
     /// instruction's index, the PTX form of its memory access ([`sass`] module docs), and
     /// `info` its SASS line.
     pub sass: Option<std::sync::Arc<sass::SassCode>>,
+    /// The kernel reads `%reserved_smem_offset_*` (SASS: `c[0x0][0x6c]`), so each block gets
+    /// the system's reserved kilobyte of shared memory, after its own
+    /// ([`reserved_smem_base`]).
+    pub reserved_smem: bool,
 }
 
 /// An entry function that could not be lowered.
@@ -598,6 +688,9 @@ pub struct Unloadable {
     pub name: String,
     /// The located reason.
     pub error: crate::ptx::error::PtxError,
+    /// Its parameter list, when the lowering got that far (what `export-cuda` needs to write
+    /// a host program that runs it on a GPU).
+    pub params: Option<Vec<Param>>,
 }
 
 /// A module-scope variable in `.global` or `.const` memory.
@@ -641,5 +734,17 @@ impl Program {
             .iter()
             .find(|u| u.name == name)
             .map(|u| &u.error)
+    }
+
+    /// The parameter list of the entry function `name`, loadable or not (`None` when there is
+    /// no such entry, or its parameters themselves could not be lowered).
+    pub fn entry_params(&self, name: &str) -> Option<&[Param]> {
+        if let Some(k) = self.kernel(name) {
+            return Some(&k.params);
+        }
+        self.unloadable
+            .iter()
+            .find(|u| u.name == name)
+            .and_then(|u| u.params.as_deref())
     }
 }

@@ -643,6 +643,9 @@ pub enum SOp {
     /// `NOP`, and instructions without an effect gpumemsim models (`MEMBAR`, `ERRBAR`,
     /// `CCTL`, `DEPBAR`, `NANOSLEEP`, `YIELD`, `WARPSYNC` of the full mask).
     Nop,
+    /// `YIELD`: the warp gives up its turn (ptxas puts it in spin-wait loops), so that the
+    /// block's other warps run before it goes on.
+    Yield,
 }
 
 /// One SASS instruction.

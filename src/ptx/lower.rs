@@ -16,6 +16,12 @@
 //!   references, in declaration order; `extern .shared` arrays start after them at their alignment.
 //! - `.local` variables and call parameters form a per-thread frame starting at 0.
 //!
+//! Asynchronous copies (`cp.async`) become a global load at issue and a queued shared store
+//! that lands at the `cp.async.wait_group`/`wait_all` that needs it, as late as the PTX ISA
+//! allows; `mbarrier` and `cp.async.bulk` run in [`crate::exec`] (`simt/mbarrier.rs`). A
+//! strong load (`ld.acquire`/`ld.relaxed`) or an `mbarrier.try_wait` is followed by the
+//! uncounted [`Op::Yield`], so that a spin-wait lets the warp it waits for run.
+//!
 //! Sizes are 64-bit and checked before anything is allocated: against ptxas's 48 KB of static
 //! shared memory per kernel (refused with ptxas's message), the 64 KB constant bank, CUDA's
 //! 512 KB of local memory per thread and 32,764 bytes of kernel parameters, and the front end's
@@ -117,6 +123,39 @@ fn decl_bytes(v: &ast::VarDecl, lines: &LineIndex, src: &str) -> Result<u64, Ptx
             format!("the size of '{}' does not fit in 64 bits", v.name),
         )
     })
+}
+
+/// The parameter layout of entry `f`: each parameter at its alignment, in order (PTX ISA
+/// "Kernel Function Parameters"), within the bytes a kernel may take.
+fn entry_params(f: &ast::Function, lines: &LineIndex, src: &str) -> Result<Vec<Param>, PtxError> {
+    let mut params = Vec::new();
+    let mut off = 0u64;
+    for p in &f.params {
+        let size = decl_bytes(p, lines, src)?;
+        let align = p.align.unwrap_or(p.ty.size()).max(1);
+        let placed = place(off, align as u64, size).filter(|&(_, e)| e <= MAX_PARAM_BYTES);
+        let Some((at, end)) = placed else {
+            return Err(PtxError::at_indexed(
+                src,
+                lines,
+                p.span,
+                format!(
+                    "kernel '{}' needs more than {MAX_PARAM_BYTES} bytes of parameters with '{}', more than a kernel may take",
+                    f.name, p.name
+                ),
+            ));
+        };
+        // Both below MAX_PARAM_BYTES.
+        params.push(Param {
+            name: p.name.clone(),
+            ty: p.ty,
+            size: size as u32,
+            offset: at as u32,
+            align,
+        });
+        off = end;
+    }
+    Ok(params)
 }
 
 /// `top` rounded up to `align`, then `size` more: the address a variable gets and the new top;
@@ -267,6 +306,7 @@ pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Pro
             Err(error) => unloadable.push(Unloadable {
                 name: f.name.clone(),
                 error,
+                params: entry_params(f, lines, src).ok(),
             }),
         }
     }
@@ -423,6 +463,13 @@ fn sreg(name: &str) -> Option<Sreg> {
         "%cluster_ctarank" => Sreg::Zero,
         "%cluster_nctarank" => Sreg::One,
         "%is_explicit_cluster" => Sreg::Zero,
+        // Offsets into the system's reserved kilobyte, as the H200 reads them
+        // (tests/hw/h200/sregs/sregs.txt); see `Sreg::ReservedSmem`.
+        "%reserved_smem_offset_begin" => Sreg::ReservedSmem(0),
+        "%reserved_smem_offset_end" => Sreg::ReservedSmem(288),
+        "%reserved_smem_offset_cap" => Sreg::ReservedSmem(1024),
+        "%reserved_smem_offset_0" => Sreg::ReservedSmem(0),
+        "%reserved_smem_offset_1" => Sreg::ReservedSmem(0),
         _ => return None,
     })
 }
@@ -483,6 +530,18 @@ impl<'a> KernelBuilder<'a> {
 
     fn error(&self, span: Span, msg: impl Into<String>) -> PtxError {
         PtxError::at_indexed(self.src, self.lines, span, msg)
+    }
+
+    /// The located error of an instruction gpumemsim does not run (`full`: opcode and
+    /// modifiers), naming the feature when it is a known one.
+    fn unsupported(&self, span: Span, full: &str) -> PtxError {
+        match unsupported_feature(full) {
+            Some(feature) => self.error(
+                span,
+                format!("unsupported instruction '{full}': {feature} not supported yet"),
+            ),
+            None => self.error(span, format!("unsupported instruction '{full}'")),
+        }
     }
 
     fn kernel(&mut self, f: &'a ast::Function, m: &ast::Module) -> Result<Kernel, PtxError> {
@@ -555,32 +614,10 @@ impl<'a> KernelBuilder<'a> {
             )
         })?;
 
-        let mut params = Vec::new();
+        let params = entry_params(f, self.lines, self.src)?;
         let mut frame = Frame::default();
-        let mut off = 0u64;
-        for p in &f.params {
-            let size = decl_bytes(p, self.lines, self.src)?;
-            let align = p.align.unwrap_or(p.ty.size()).max(1);
-            let placed = place(off, align as u64, size).filter(|&(_, e)| e <= MAX_PARAM_BYTES);
-            let Some((at, end)) = placed else {
-                return self.err(
-                    p.span,
-                    format!(
-                        "kernel '{}' needs more than {MAX_PARAM_BYTES} bytes of parameters with '{}', more than a kernel may take",
-                        f.name, p.name
-                    ),
-                );
-            };
-            frame.params.insert(p.name.clone(), at);
-            // Both below MAX_PARAM_BYTES.
-            params.push(Param {
-                name: p.name.clone(),
-                ty: p.ty,
-                size: size as u32,
-                offset: at as u32,
-                align,
-            });
-            off = end;
+        for p in &params {
+            frame.params.insert(p.name.clone(), p.offset as u64);
         }
         let body = f.body.as_deref().unwrap_or(&[]);
         self.call_stack.push(f.name.clone());
@@ -610,14 +647,19 @@ impl<'a> KernelBuilder<'a> {
                 Some(dims)
             }
         };
+        let reserved_smem = self
+            .info
+            .iter()
+            .any(|i| i.text.contains("%reserved_smem_offset_"));
         Ok(Kernel {
+            reserved_smem,
             name: f.name.clone(),
             code: std::mem::take(&mut self.code),
             info: std::mem::take(&mut self.info),
             num_regs: self.num_regs,
             num_preds: self.num_preds,
+            param_bytes: params.last().map_or(0, |p| p.offset + p.size),
             params,
-            param_bytes: off as u32,
             static_shared: self.shared_top,
             dynamic_shared_offset,
             local_bytes: self.local_top,
@@ -1713,6 +1755,190 @@ impl<'a> KernelBuilder<'a> {
             }
             "membar" | "fence" | "nanosleep" | "prefetch" | "prefetchu" | "pmevent" | "discard"
             | "applypriority" => Op::Nop,
+            // Asynchronous copies complete when they are issued (PTX ISA "Data Movement and
+            // Conversion Instructions: cp.async"): a correct program waits for them before it
+            // reads the data, so what it computes cannot tell. `commit_group`, `wait_group`
+            // and `wait_all` then have nothing to wait for.
+            "cp" if mods.first() == Some(&"async") => {
+                let rest = &mods[1..];
+                if rest == ["commit_group"] {
+                    Op::CpAsyncCommit
+                } else if rest == ["wait_all"] {
+                    Op::CpAsyncWait { n: 0, all: true }
+                } else if rest == ["wait_group"] {
+                    need(1)?;
+                    let Some(n) = imm_bits(&ops[0], ScalarType::U32) else {
+                        return self.err(span, "cp.async.wait_group needs a constant group count");
+                    };
+                    Op::CpAsyncWait {
+                        n: n as u32,
+                        all: false,
+                    }
+                } else if rest.first() == Some(&"mbarrier") {
+                    // `cp.async.mbarrier.arrive[.noinc]`: an arrive once the thread's copies
+                    // are done. Without `.noinc` the pending count is raised by one first, so
+                    // with the copies done it changes nothing.
+                    need(1)?;
+                    // The thread's copies land first.
+                    self.align_rules.push((self.code.len(), AlignRule::Unknown));
+                    self.push(Op::CpAsyncWait { n: 0, all: true }, guard, span)?;
+                    if rest.contains(&"noinc") {
+                        Op::Mbarrier {
+                            op: MbarOp::Arrive,
+                            d: Src::Imm(0),
+                            addr: self.addr(frame, &ops[0], span)?,
+                            space: space_of(&mods),
+                            b: Src::Imm(1),
+                            copy: None,
+                        }
+                    } else {
+                        Op::Nop
+                    }
+                } else if rest.first() == Some(&"bulk")
+                    && rest.contains(&"global")
+                    && rest.iter().any(|m| m.starts_with("shared"))
+                    && rest.contains(&"mbarrier::complete_tx::bytes")
+                    && !rest
+                        .iter()
+                        .any(|m| m.starts_with("multicast") || m.starts_with("L2"))
+                {
+                    need(4)?;
+                    Op::Mbarrier {
+                        op: MbarOp::BulkCopy,
+                        d: Src::Imm(0),
+                        addr: self.addr(frame, &ops[3], span)?,
+                        space: SpaceSel::Space(Space::Shared),
+                        b: self.src(frame, &ops[2], ScalarType::U32, span)?,
+                        copy: Some((
+                            self.addr(frame, &ops[0], span)?,
+                            self.addr(frame, &ops[1], span)?,
+                        )),
+                    }
+                } else if matches!(rest.first(), Some(&"ca") | Some(&"cg"))
+                    && rest.contains(&"shared")
+                    && rest.contains(&"global")
+                {
+                    need(3)?;
+                    let size = imm_bits(&ops[2], ScalarType::U32);
+                    let src_size = match ops.get(3) {
+                        None => size,
+                        Some(o) => imm_bits(o, ScalarType::U32),
+                    };
+                    let n = match (size, src_size) {
+                        (Some(s @ (4 | 8 | 16)), Some(t)) if s == t => s / 4,
+                        _ => {
+                            return self.err(
+                                span,
+                                "cp.async with a source size other than its copy size (zero fill) or given in a register is not supported yet",
+                            )
+                        }
+                    };
+                    let cache = if rest[0] == "cg" {
+                        CacheOp::Cg
+                    } else {
+                        CacheOp::Ca
+                    };
+                    let mut tmp = Vec::new();
+                    for _ in 0..n {
+                        tmp.push(self.new_reg(span)?);
+                    }
+                    let src = self.addr(frame, &ops[1], span)?;
+                    let dst = self.addr(frame, &ops[0], span)?;
+                    // A load of the global bytes into hidden registers at issue, then their
+                    // store, queued until a wait lands it in shared memory: two instructions
+                    // of the PTX path for one `cp.async`.
+                    let ld = Op::Ld {
+                        space: SpaceSel::Space(Space::Global),
+                        ty: ScalarType::B32,
+                        d: tmp.iter().map(|r| Some(*r)).collect(),
+                        dst_bytes: 4,
+                        addr: src,
+                        cache,
+                    };
+                    self.align_rules.push((self.code.len(), AlignRule::Unknown));
+                    self.push(ld, guard, span)?;
+                    Op::CpAsyncStore {
+                        s: tmp.iter().map(|r| Src::Reg(*r)).collect(),
+                        addr: dst,
+                    }
+                } else {
+                    return Err(self.unsupported(span, &format!("cp.{}", i.mods.join("."))));
+                }
+            }
+            "mbarrier" => {
+                let space = if mods.iter().any(|m| m.starts_with("shared")) {
+                    SpaceSel::Space(Space::Shared)
+                } else {
+                    SpaceSel::Generic
+                };
+                let kind = mods.first().copied().unwrap_or("");
+                let parity = mods.contains(&"parity");
+                let (op, d, a, b) = match kind {
+                    "init" => {
+                        need(2)?;
+                        (MbarOp::Init, Src::Imm(0), &ops[0], Some(&ops[1]))
+                    }
+                    "inval" => {
+                        need(1)?;
+                        (MbarOp::Inval, Src::Imm(0), &ops[0], None)
+                    }
+                    "expect_tx" => {
+                        need(2)?;
+                        (MbarOp::ExpectTx, Src::Imm(0), &ops[0], Some(&ops[1]))
+                    }
+                    "arrive"
+                        if !mods
+                            .iter()
+                            .any(|m| m.starts_with("expect_tx") || *m == "noComplete") =>
+                    {
+                        need(2)?;
+                        let d = match &ops[0] {
+                            Operand::Name(n) if n == "_" => Src::Imm(0),
+                            o => Src::Reg(self.dst(frame, o, span)?),
+                        };
+                        (MbarOp::Arrive, d, &ops[1], ops.get(2))
+                    }
+                    "try_wait" | "test_wait" => {
+                        need(3)?;
+                        let p = self.pred_reg(
+                            frame,
+                            match &ops[0] {
+                                Operand::Name(n) => n,
+                                _ => {
+                                    return self.err(
+                                        span,
+                                        "mbarrier.try_wait needs a predicate destination",
+                                    )
+                                }
+                            },
+                            span,
+                        )?;
+                        let op = if parity {
+                            MbarOp::TryWaitParity
+                        } else {
+                            MbarOp::TryWait
+                        };
+                        (op, Src::Pred(p), &ops[1], Some(&ops[2]))
+                    }
+                    _ => {
+                        return Err(
+                            self.unsupported(span, &format!("mbarrier.{}", i.mods.join(".")))
+                        )
+                    }
+                };
+                let b = match b {
+                    Some(o) => self.src(frame, o, ScalarType::U64, span)?,
+                    None => Src::Imm(1),
+                };
+                Op::Mbarrier {
+                    op,
+                    d,
+                    addr: self.addr(frame, a, span)?,
+                    space,
+                    b,
+                    copy: None,
+                }
+            }
             "activemask" => {
                 need(1)?;
                 Op::Activemask {
@@ -1839,18 +2065,18 @@ impl<'a> KernelBuilder<'a> {
                 } else {
                     format!("{other}.{}", i.mods.join("."))
                 };
-                return match unsupported_feature(&full) {
-                    Some(feature) => self.err(
-                        span,
-                        format!("unsupported instruction '{full}': {feature} not supported yet"),
-                    ),
-                    None => self.err(span, format!("unsupported instruction '{full}'")),
-                };
+                return Err(self.unsupported(span, &full));
             }
         };
         let rule = align_rule(&i.opcode, &mods, &op);
         self.align_rules.push((self.code.len(), rule));
         self.push(op, guard, span)?;
+        // A strong load is what a spin-wait polls (cg::block_tile_memory's barrier spins on
+        // `ld.acquire`): the warp lets the block's other warps run before it goes on.
+        let wait = i.opcode == "mbarrier" && mods.iter().any(|m| m.ends_with("_wait"));
+        if wait || (i.opcode == "ld" && mods.iter().any(|m| *m == "acquire" || *m == "relaxed")) {
+            self.push(Op::Yield, None, span)?;
+        }
         Ok(())
     }
 
@@ -2035,10 +2261,14 @@ fn collect_refs<'f>(f: &'f ast::Function, refs: &mut HashSet<&'f str>) {
 /// README lists them under "Not modelled yet").
 fn unsupported_feature(full: &str) -> Option<&'static str> {
     const FEATURES: &[(&str, &str)] = &[
-        ("cp.async.bulk.tensor", "Hopper's tensor-map bulk copies (TMA, cp.async.bulk.tensor) are"),
-        ("cp.reduce.async.bulk", "Hopper's asynchronous bulk reductions are"),
-        ("cp.async", "asynchronous copies (cp.async, cp.async.bulk: what cuda::memcpy_async and cuda::pipeline compile to) are"),
-        ("mbarrier", "mbarrier objects (what cuda::barrier and cuda::pipeline compile to) are"),
+        (
+            "cp.async.bulk.tensor",
+            "Hopper's tensor-map bulk copies (TMA, cp.async.bulk.tensor) are",
+        ),
+        (
+            "cp.reduce.async.bulk",
+            "Hopper's asynchronous bulk reductions are",
+        ),
         ("barrier.cluster", "thread-block clusters are"),
         ("mapa", "distributed shared memory (clusters) is"),
         ("getctarank", "distributed shared memory (clusters) is"),

@@ -147,6 +147,11 @@ fn find_kernel<'p>(program: &'p Program, name: &str) -> Result<&'p Kernel, Runti
 }
 
 impl Device {
+    /// The parameter list of the loaded module's entry `name`, runnable or not.
+    pub fn entry_params(&self, name: &str) -> Option<&[crate::ir::Param]> {
+        self.module.as_ref()?.program.entry_params(name)
+    }
+
     /// The loaded kernel `name`, or why it cannot be launched (see [`find_kernel`]).
     pub fn kernel_for_launch(&self, name: &str) -> Result<&Kernel, RuntimeError> {
         let m = self.module.as_ref().ok_or_else(|| {
@@ -443,10 +448,12 @@ impl Device {
             }
         }
         for (name, e) in loaded.unrunnable {
+            let params = m.program.kernel(&name).map(|k| k.params.clone());
             m.program.kernels.retain(|k| k.name != name);
             m.program.unloadable.push(crate::ir::Unloadable {
                 name,
                 error: e.located(text),
+                params,
             });
         }
         Ok(n)

@@ -828,7 +828,8 @@ impl Dec<'_> {
         let has = |m: &str| mods.contains(&m);
         let none = |op: SOp| Ok((op, None));
         match base {
-            "NOP" | "MEMBAR" | "ERRBAR" | "CCTL" | "DEPBAR" | "NANOSLEEP" | "YIELD" | "FENCE"
+            "YIELD" => none(SOp::Yield),
+            "NOP" | "MEMBAR" | "ERRBAR" | "CCTL" | "DEPBAR" | "NANOSLEEP" | "FENCE"
             | "CGAERRBAR" => none(SOp::Nop),
             "EXIT" => {
                 self.no_mods(mods, &[])?;

@@ -30,8 +30,13 @@
 //!   window gpumemsim's PTX path uses ([`crate::mem::space::SHARED_WINDOW`]); the executor takes
 //!   the reserved kilobyte off, and the core resolves each lane's address through the same
 //!   windows as PTX's generic accesses. `cg::block_tile_memory` reads
-//!   `%reserved_smem_offset_1` from `c[0x0][0x6c]` (reduction_multiwarp's SASS), an address in
-//!   the reserved kilobyte: that bank-0 word is refused at load (not modelled).
+//!   `%reserved_smem_offset_1` from `c[0x0][0x6c]` (reduction_multiwarp's SASS) and makes a
+//!   generic pointer of it with `SR_SWINHI` alone: a window offset into the reserved kilobyte
+//!   (0 on the H200). gpumemsim places that kilobyte after the block's own shared memory
+//!   (`ir::reserved_smem_base`, for kernels whose PTX reads `%reserved_smem_offset_*`), so the
+//!   word holds its offset plus the 0x400 the executor takes off; other kernels may not read it.
+//! - `YIELD` (ptxas puts it in spin-wait loops) ends the warp's turn, so the warp it waits for
+//!   runs.
 //! - reconvergence: `BSSY B, L` opens a convergence barrier over the active lanes, `BSYNC B`
 //!   waits for them (Volta's independent thread scheduling reconverges where the compiler put
 //!   `BSYNC`, not at an immediate post-dominator); `BREAK B` takes lanes out of it. The lanes a
@@ -164,11 +169,15 @@ fn check_bank0(
     raw: &decode::RawKernel,
     file: &str,
     param_bytes: u32,
+    reserved_smem: bool,
 ) -> Result<(), SassError> {
     use crate::ir::sass::{Opnd, SOp};
     let known = |off: u32, n: u32| {
         let end = off + n;
-        end <= 0x18 || (off >= 0x20 && end <= 0x2c) || (off >= 0x208 && end <= 0x210 + param_bytes)
+        end <= 0x18
+            || (off >= 0x20 && end <= 0x2c)
+            || (reserved_smem && off >= 0x6c && end <= 0x70)
+            || (off >= 0x208 && end <= 0x210 + param_bytes)
     };
     for (i, si) in code.insts.iter().enumerate() {
         let mut bad = None;
@@ -333,7 +342,7 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Loaded, SassError> 
             bank4: bank4.clone(),
             bank2: data.bank2.get(&raw.name).cloned().unwrap_or_default(),
         };
-        if let Err(e) = check_bank0(&code, &raw, file, pk.param_bytes) {
+        if let Err(e) = check_bank0(&code, &raw, file, pk.param_bytes, pk.reserved_smem) {
             unrunnable.push((pk.name.clone(), e));
             continue;
         }
@@ -351,6 +360,7 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Loaded, SassError> 
             files: d.files,
             reqntid: pk.reqntid,
             sass: Some(Arc::new(code)),
+            reserved_smem: pk.reserved_smem,
         });
     }
     Ok(Loaded {

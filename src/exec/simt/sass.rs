@@ -67,6 +67,13 @@ pub(super) fn cbank0(l: &Launch<'_>) -> Vec<u8> {
     // `IMAD.X R7, RZ, RZ, c[0x24], P1` make the stack pointer generic): gpumemsim's local
     // window, so a generic local address is the same as under PTX.
     c[0x20..0x28].copy_from_slice(&crate::mem::space::LOCAL_WINDOW.to_le_bytes());
+    // `%reserved_smem_offset_1` (`cg::block_tile_memory` reads it as `LDC c[0x0][0x6c]` and
+    // makes a generic pointer of it with `SR_SWINHI`): a window offset, so the reserved kilobyte
+    // taken off generic shared addresses is added back (H200: 0, the window's first byte).
+    if l.kernel.reserved_smem {
+        let at = reserved_base(l.kernel, &l.dims) + SHARED_RESERVED;
+        c[0x6c..0x70].copy_from_slice(&(at as u32).to_le_bytes());
+    }
     c[0x210..].copy_from_slice(l.params);
     c
 }
@@ -569,6 +576,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
             self.stats.warp_instructions += 1;
             self.stats.thread_instructions += e.count_ones() as u64;
             self.obs.inst(pc, m, e);
+            if w.yielded {
+                return Ok(());
+            }
         }
     }
 
@@ -1266,6 +1276,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 }
             }
             SOp::Nop => {}
+            SOp::Yield => w.yielded = true,
         }
         w.advance(m, pc + 1);
         Ok(())
