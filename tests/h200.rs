@@ -65,16 +65,6 @@ const fn ex(
 const SHARED_ATOM_SASS: &str =
     "ptxas's shared-atomic expansion (elected lane, CAS retry loop); k_isa runs as PTX (AS_PTX)";
 
-/// Measured (tests/hw/h200/hw/logs/k_warp_masks.sass, `mask_intrinsics`): ptxas runs each
-/// collective whose member mask splits the warp inside a `BSSY .. WARPSYNC.EXCLUSIVE mask ..
-/// BSYNC` region or a `BRA.DIV` slow path (`WARPSYNC.COLLECTIVE`), which the H200 executes once
-/// per mask group, and it scheduled stores into those regions. Under SASS gpumemsim's outputs
-/// equal the H200's, but it runs 496 STG where the H200 runs 336 (8,016 warp-instructions
-/// against 7,256, tests/hw/h200/sass2/ncu/k_warp_masks.csv): after a slow path the H200 runs
-/// the mask groups together again sooner than gpumemsim's groups merge (not yet found where).
-const SPLIT_STORES: &str =
-    "stores in mask-group regions: gpumemsim's groups stay split longer than the H200's";
-
 /// Measured (tests/hw/h200/carveout: 20 launches of the sweeps, the same pairs): 96- and
 /// 128-thread blocks allocating 1,152 or 2,176 bytes of shared memory get a configuration for 28
 /// to 30 blocks where the driver's rule (`gpu::occupancy::driver_shared_config`) provides for 32;
@@ -90,20 +80,6 @@ const EXCLUSIONS: &[Exclusion] = &[
         "isa_atom",
         "launch__occupancy_limit_shared_mem",
         SMALL_BLOCK_CARVEOUT,
-    ),
-    ex(
-        "k_warp_masks",
-        &[1],
-        "mask_intrinsics",
-        "smsp__sass_inst_executed_op_global_st.sum",
-        SPLIT_STORES,
-    ),
-    ex(
-        "k_warp_masks",
-        &[1],
-        "mask_intrinsics",
-        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-        SPLIT_STORES,
     ),
     ex(
         "k_isa",

@@ -18,10 +18,76 @@ mod common;
 const NOT_YET: &[(&str, &str)] = &[];
 
 /// Specs whose SASS runs with outputs equal to the PTX run's and the H200's but whose
-/// instruction counters differ from the H200's: `mask_intrinsics` runs 8,016 warp-instructions
-/// where the H200 runs 7,256 (tests/hw/h200/sass2/ncu/k_warp_masks.csv): after a `BRA.DIV`
-/// slow path the H200 runs the mask groups together again sooner than gpumemsim (not yet found).
-const COUNTS_DIFFER: &[&str] = &["tests/hw/kernels/warp_masks.toml"];
+/// instruction counters differ from the H200's (none now).
+const COUNTS_DIFFER: &[&str] = &[];
+
+/// Specs recorded only in `sass2/` (counters and outputs), not in `sass/`: the tests that read
+/// `sass/` leave them out; [`sass_thread_instruction_counters_against_the_h200`] (sass2/)
+/// compares them, their `smsp__inst_executed.sum` included.
+const SASS2_ONLY: &[&str] = &["tests/hw/kernels/warp_masks.toml"];
+
+/// Launches whose `smsp__inst_executed.sum` on the H200 is larger than the sum of the
+/// "Instructions Executed" column of its own Source page (tests/hw/h200/source/, the same
+/// cubin, recorded twice with equal counts: source/sconv/): the H200 counts warp-instructions
+/// that Nsight Compute attributes to no SASS instruction, all in launches where a warp's lane
+/// groups wait for each other at a `WARPSYNC`, `BSYNC` or collective (binaryPartitionCG: 86,400
+/// against 85,888, 512 = one per trip of its `WARPSYNC.ALL` loop that reconverges 4 groups;
+/// shfl_scan_test: one per block, whose warp 0 reaches `WARPSYNC.ALL` in 2 groups; the
+/// labeled and tiled partitions of warp_masks and warpAggregatedAtomicsCG: not yet
+/// understood). The simulator runs every instruction as often as the Source page says
+/// (tests/sass_source_hw.rs), so for these launches its `smsp__inst_executed.sum` must equal
+/// the Source page's sum, and the H200's counter must still exceed it: (program, launch index
+/// from 1, Source page program, its launch index from 0).
+const UNATTRIBUTED: &[(&str, usize, &str, usize)] = &[
+    ("k_warp_masks", 1, "k_warp_masks", 0),
+    ("k_warp_masks", 2, "k_warp_masks", 1),
+    ("c_binaryPartitionCG", 1, "c_binaryPartitionCG", 0),
+    ("c_shfl_scan", 1, "c_shfl_scan", 0),
+    ("c_shfl_scan", 2, "c_shfl_scan", 1),
+    ("c_shfl_scan_full", 1, "c_shfl_scan", 0),
+    ("c_shfl_scan_full", 2, "c_shfl_scan", 1),
+    (
+        "c_warpAggregatedAtomicsCG",
+        3,
+        "c_warpAggregatedAtomicsCG",
+        2,
+    ),
+];
+
+/// The sum of the Source page's "Instructions Executed" of one recorded launch.
+fn source_page_total(program: &str, launch: usize) -> u64 {
+    let p = format!("tests/hw/h200/source/{program}.csv");
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let mut it = text.lines();
+    let header = gpumemsim::report::compare::fields(it.next().expect("header"));
+    let col = |n: &str| header.iter().position(|h| h == n).expect(n);
+    let (l, ex) = (col("launch"), col("Instructions Executed"));
+    it.map(gpumemsim::report::compare::fields)
+        .filter(|f| f[l] == launch.to_string())
+        .map(|f| f[ex].replace(',', "").parse::<u64>().unwrap_or(0))
+        .sum()
+}
+
+/// Whether mismatch `m` (`NAME launch I (..): smsp__inst_executed.sum: simulated S, H200 H`)
+/// is one of [`UNATTRIBUTED`] as it must be: the simulator at the Source page's sum, the H200's
+/// counter above it.
+fn unattributed(m: &str) -> bool {
+    UNATTRIBUTED.iter().any(|(p, i, src, j)| {
+        if !m.starts_with(&format!("{p} launch {i} (")) || !m.contains(": smsp__inst_executed.sum:")
+        {
+            return false;
+        }
+        let num = |key: &str| -> f64 {
+            let t = m.split(key).nth(1).expect(key);
+            t.split(|c: char| c == ',' || c.is_whitespace())
+                .next()
+                .and_then(|v| v.parse().ok())
+                .expect("a number")
+        };
+        let page = source_page_total(src, *j) as f64;
+        num("simulated ") == page && num("H200 ") > page
+    })
+}
 
 /// Specs that run as SASS but are checked by a test of their own, with the differences it
 /// lists ([`isa_under_sass_against_the_h200`]).
@@ -168,7 +234,7 @@ fn sass_counters_against_the_h200() {
     let mut checked = 0;
     let mut mismatches: Vec<String> = Vec::new();
     for (path, program) in common::CASES {
-        if skipped(path) {
+        if skipped(path) || SASS2_ONLY.contains(path) {
             continue;
         }
         let hw = hardware(program)
@@ -203,7 +269,9 @@ fn sass_counters_against_the_h200() {
     let required: Vec<&String> = mismatches
         .iter()
         .filter(|m| EXACT.iter().any(|e| m.contains(&format!(": {e}:"))))
+        .filter(|m| !unattributed(m))
         .collect();
+
     assert!(
         required.is_empty(),
         "{} of the exact counters differ from the H200's:\n{}",
@@ -228,7 +296,7 @@ fn sass_outputs_equal_those_of_the_same_cubins_on_the_h200() {
         .collect();
     let mut checked = 0;
     for (path, program) in common::CASES {
-        if skipped(path) {
+        if skipped(path) || SASS2_ONLY.contains(path) {
             continue;
         }
         let spec = Spec::load(path).unwrap_or_else(|e| panic!("{e}"));
@@ -407,6 +475,7 @@ fn compare_counters(
 #[test]
 fn sass_thread_instruction_counters_against_the_h200() {
     let (mut checked, mut bad) = (0, Vec::new());
+    let mut seen: Vec<String> = Vec::new();
     for (path, program) in common::CASES {
         if skipped(path) {
             continue;
@@ -414,9 +483,28 @@ fn sass_thread_instruction_counters_against_the_h200() {
         let hw = hardware2(program).unwrap_or_else(|| {
             panic!("no sass2 H200 data for {program} (tests/hw/h200/sass2/ncu)")
         });
-        let (n, req, _) = compare_counters(path, program, &hw, THREAD);
+        let mut required: Vec<&str> = THREAD.to_vec();
+        if SASS2_ONLY.contains(path) {
+            required.extend(EXACT);
+        }
+        let (n, req, _) = compare_counters(path, program, &hw, &required);
         checked += n;
-        bad.extend(req);
+        for m in req {
+            if unattributed(&m) {
+                eprintln!("unattributed on the H200: {m}");
+                seen.push(m);
+            } else {
+                bad.push(m);
+            }
+        }
+    }
+    // Each unattributed launch of these specs still differs (the corpus ones are checked in
+    // corpus_sass_counters_against_the_h200).
+    for (p, i, ..) in UNATTRIBUTED.iter().filter(|u| u.0.starts_with("k_")) {
+        assert!(
+            seen.iter().any(|m| m.starts_with(&format!("{p} launch {i} ("))),
+            "{p} launch {i}: smsp__inst_executed.sum now equals the H200's: take it off UNATTRIBUTED"
+        );
     }
     eprintln!("{checked} counter values compared with the H200 (the thread-instruction ones required equal)'s");
     assert!(
@@ -428,17 +516,11 @@ fn sass_thread_instruction_counters_against_the_h200() {
     assert!(checked > 1000, "only {checked} values compared");
 }
 
-/// Corpus launches whose `smsp__inst_executed.sum` (and thread counts) the SASS path does not
-/// reproduce yet: (host program, launch index from 1, metric). Their outputs are exact; the
-/// difference is in how the warp's lane groups reconverge (`WARPSYNC.ALL` in the
-/// cooperative-groups loop of binaryPartitionCG: simulated 90,496 against 86,400; the
-/// serialized partitions of a labeled reduction in warpAggregatedAtomicsCG's third kernel:
-/// 41,460 against 43,505). Printed, not failed; any other difference fails. (binaryPartitionCG's
-/// `smsp__sass_thread_inst_executed_pred_on.sum` is exact since `R2UR`'s predicate is set
-/// where a lane's value differs: 2,096,617.)
+/// Corpus launches whose counters the SASS path does not reproduce yet: (host program, launch
+/// index from 1, metric). Printed, not failed; any other difference fails. The instruction
+/// counts that differed after reconvergence are those of [`UNATTRIBUTED`]; what is left is
+/// reduction_multiwarp's spin-wait.
 const COUNTERS_NOT_YET: &[(&str, usize, &str)] = &[
-    ("c_binaryPartitionCG", 1, "smsp__inst_executed.sum"),
-    ("c_warpAggregatedAtomicsCG", 3, "smsp__inst_executed.sum"),
     // reduction_multiwarp: the waiting warp of each 64-thread tile spins on the
     // cg::block_tile_memory barrier word (`LD.E.STRONG.SM`, `YIELD`, `LOP3`, `BRA`, five
     // instructions per turn) for as long as the H200's timing makes it;
@@ -468,6 +550,7 @@ fn corpus_sass_counters_against_the_h200() {
     let mut required: Vec<&str> = EXACT.to_vec();
     required.extend(THREAD);
     let (mut checked, mut programs, mut bad) = (0, 0, Vec::new());
+    let mut seen: Vec<String> = Vec::new();
     let mut dirs: Vec<_> = std::fs::read_dir("tests/corpus")
         .expect("tests/corpus")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -500,7 +583,10 @@ fn corpus_sass_counters_against_the_h200() {
                     m.starts_with(&format!("{p} launch {i} ("))
                         && m.contains(&format!(": {metric}:"))
                 });
-                if known {
+                if unattributed(&m) {
+                    eprintln!("unattributed on the H200: {m}");
+                    seen.push(m.clone());
+                } else if known {
                     eprintln!("known difference: {m}");
                 } else {
                     bad.push(m);
@@ -518,6 +604,12 @@ fn corpus_sass_counters_against_the_h200() {
         "{} corpus counters differ from the H200's",
         bad.len()
     );
+    for (p, i, ..) in UNATTRIBUTED.iter().filter(|u| u.0.starts_with("c_")) {
+        assert!(
+            seen.iter().any(|m| m.starts_with(&format!("{p} launch {i} ("))),
+            "{p} launch {i}: smsp__inst_executed.sum now equals the H200's: take it off UNATTRIBUTED"
+        );
+    }
     assert!(checked > 3800, "only {checked} values compared");
 }
 

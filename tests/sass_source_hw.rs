@@ -49,19 +49,21 @@ const COLUMNS: &[(&str, &str)] = &[
 /// offset, column, measured cause).
 const EXCLUDED: &[(&str, usize, u32, &str, &str)] = &[
     (
-        "c_shfl_scan",
+        "c_warpAggregatedAtomicsCG",
         0,
-        0x0550,
-        "Instructions Executed",
-        "BAR.SYNC.DEFER_BLOCKING of shfl_scan_test: the H200 2,048 (one per warp), the simulator \
-         2,304; every other instruction of the launch is equal; cause not found yet",
+        0x03a0,
+        "L2 Theoretical Sectors Global",
+        "filter_arr's STG of dst[atomicAdd(nres, ..)]: where each value lands depends on the \
+         order the warp-aggregated atomics run in, so the sectors do too; two H200 recordings \
+         of the same cubin give 2,086 and 2,082 (source/sconv/c_warpAggregatedAtomicsCG_r2.csv)",
     ),
     (
-        "c_shfl_scan",
+        "c_warpAggregatedAtomicsCG",
         1,
-        0x0550,
-        "Instructions Executed",
-        "the same BAR.SYNC: the H200 8, the simulator 9",
+        0x03e0,
+        "L2 Theoretical Sectors Global",
+        "mapToBuckets' STG of indices[atomicAdd(..)]: the order of the atomics again; two H200 \
+         recordings give 4,307 and 4,284",
     ),
     (
         "k_isa",
@@ -100,9 +102,8 @@ const EXCLUDED_RANGES: &[(&str, usize, u32, u32, &str)] = &[(
      is compared",
 )];
 
-/// Programs recorded but not compared here: warp_masks' SASS runs, but its instruction counts
-/// differ from the H200's after the cooperative-groups slow path (tests/sass.rs, `COUNTS_DIFFER`).
-const NOT_YET: &[&str] = &["k_warp_masks"];
+/// Programs recorded but not compared here (none).
+const NOT_YET: &[&str] = &[];
 
 const DIR: &str = "tests/hw/h200/source";
 
@@ -453,6 +454,7 @@ fn every_instruction_and_line_equals_the_h200() {
     for d in &bad {
         *by_column.entry(d.3.as_str()).or_insert(0) += 1;
     }
+    eprintln!("{launches} launches, {compared} values compared, {inlined} inlined");
     assert!(
         bad.is_empty(),
         "{} of {compared} values differ from the H200 ({by_column:?}):\n{}",
@@ -466,9 +468,11 @@ fn every_instruction_and_line_equals_the_h200() {
         lines_bad[..lines_bad.len().min(40)].join("\n")
     );
     // Known and counted: the instructions of inlined code whose line differs (their lines are
-    // left out of the per-line comparison).
+    // left out of the per-line comparison): 137 before k_warp_masks, c_binaryPartitionCG and
+    // c_warpAggregatedAtomicsCG (cooperative groups, inlined throughout) were compared, 162 with
+    // them.
     assert!(
-        inlined <= 137,
+        inlined <= 162,
         "{inlined} instructions of inlined code correlate with another line than the H200's"
     );
     assert!(

@@ -887,13 +887,15 @@ impl Dec<'_> {
                 none(SOp::Bar { id, count, arrive })
             }
             "WARPSYNC" => {
-                // `WARPSYNC.ALL` (and the full mask) is not modelled as a reconvergence point:
-                // as a wait that merges the warp's groups, binaryPartitionCG came within 512
-                // instructions of the H200's 86,400 but shfl_scan lost one per block; as no
-                // effect shfl_scan is exact and binaryPartitionCG is 4,096 over (tests/sass.rs
-                // lists it).
+                // `WARPSYNC.ALL` waits for every live lane of the warp and merges its groups:
+                // so every instruction of binaryPartitionCG and shfl_scan executes as often as
+                // the H200's Source page says (the launch counters of both are higher on the
+                // H200 than its Source page's sums: tests/sass.rs, `UNATTRIBUTED`).
                 if mods == ["ALL"] {
-                    return none(SOp::Nop);
+                    return none(SOp::Warpsync {
+                        mask: Src::of(Opnd::Imm(u32::MAX)),
+                        exclusive: false,
+                    });
                 }
                 let ok = match mods {
                     [] | ["EXCLUSIVE"] => ops.len() == 1,

@@ -238,8 +238,18 @@ const WARPSYNC_BAR: u32 = 0x7f;
 const EXCLUSIVE_BAR: u32 = 0x7e;
 
 /// Parks lanes `e` of group `m` at `pc`, each waiting for the lanes of `masks[lane]` at
-/// barrier `bar`; the lanes of `m` whose guard failed go on. Releases what is complete.
-fn park(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, bar: u32, masks: &[u32; 32]) {
+/// barrier `bar`; the lanes of `m` whose guard failed go on. Releases what is complete (and
+/// returns what [`release_complete`] returns).
+#[must_use]
+fn park(
+    w: &mut Warp,
+    sc: &SassCode,
+    m: u32,
+    e: u32,
+    pc: u32,
+    bar: u32,
+    masks: &[u32; 32],
+) -> Option<u32> {
     if w.converged {
         w.lane_pc = [pc; 32];
         w.converged = false;
@@ -251,18 +261,29 @@ fn park(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, bar: u32, masks: &
     let p = parked(w, sc) | e;
     set_parked(w, sc, p);
     w.advance(m & !e, pc + 1);
-    release_complete(w, sc);
+    release_complete(w, sc)
 }
 
 /// Releases every parked lane whose wait is over: at a `BSYNC`, every live lane of its
 /// barrier mask waits at that barrier too (lanes that left it by `BREAK` or exited are no
 /// longer in the mask or live); at a `WARPSYNC`, every live lane of its mask waits at a
-/// `WARPSYNC` of the same mask. The lanes released together with the same mask go on as one
-/// group, at the instruction after the one they waited at.
-fn release_complete(w: &mut Warp, sc: &SassCode) {
+/// `WARPSYNC` of the same mask. The lanes released together go on as one group, at the
+/// instruction after the one they waited at: at a `WARPSYNC`, those of the same mask; at a
+/// `BSYNC`, all of them, whatever barrier mask each lane's `BSSY` gave it.
+///
+/// Returns the `BSYNC` (its instruction index) that released lanes of more than one barrier
+/// mask: the H200 executes it once more, with no thread. Measured on the H200's Source page
+/// (tests/hw/h200/source/sconv/k_warp_masks_1w.csv, one warp of mask_intrinsics): the `BSSY
+/// B0` at 0x0e90 runs in two groups (the even and the odd lanes that `WARPSYNC.EXCLUSIVE R9`
+/// made), the collective in between regroups them into halves, and the `BSYNC B0` at 0x0f50
+/// then executes 3 times with 32 threads in all, after which the warp runs as one group (every
+/// later instruction once); a `BSYNC` whose `BSSY` ran in one group executes once per
+/// arriving group (0x0250: 5 label groups, 5 times; 0x0ce0: 2 halves, 2 times).
+#[must_use]
+fn release_complete(w: &mut Warp, sc: &SassCode) -> Option<u32> {
     let parked_ = parked(w, sc);
     if parked_ == 0 {
-        return;
+        return None;
     }
     let base = sc.wsync as usize * 32;
     let rec = |w: &Warp, l: usize| w.regs[base + l];
@@ -282,13 +303,18 @@ fn release_complete(w: &mut Warp, sc: &SassCode) {
         }
     }
     let mut rest = released;
+    let mut again = None;
     while rest != 0 {
         let l0 = rest.trailing_zeros() as usize;
-        let key = rec(w, l0) & !(0xff_ffff << 32);
-        let part = lanes(rest).fold(0u32, |a, l| {
-            a | ((rec(w, l) & !(0xff_ffff << 32) == key) as u32) << l
-        });
+        // A WARPSYNC's lanes group by mask, a BSYNC's by instruction.
+        let bsync = ((rec(w, l0) >> 56) as u32 & 0x7f) < EXCLUSIVE_BAR;
+        let strip = if bsync { 0xffff_ffff } else { 0xff_ffff << 32 };
+        let key = rec(w, l0) & !strip;
+        let part = lanes(rest).fold(0u32, |a, l| a | ((rec(w, l) & !strip == key) as u32) << l);
         rest &= !part;
+        if bsync && lanes(part).any(|l| rec(w, l) as u32 != rec(w, l0) as u32) {
+            again = Some((rec(w, l0) >> 32) as u32 & 0xff_ffff);
+        }
         new_group(w, sc, part);
         let pool_at = sc.aux as usize * 32 + 2;
         if (key >> 56) as u32 & 0x7f == EXCLUSIVE_BAR {
@@ -302,6 +328,7 @@ fn release_complete(w: &mut Warp, sc: &SassCode) {
         }
     }
     set_parked(w, sc, parked_ & !released);
+    again
 }
 
 /// A branch of group `m` whose lanes `taken` go to `target`; the taken lanes of a divergent
@@ -582,6 +609,14 @@ impl<O: Observer> Ctx<'_, '_, O> {
         }
     }
 
+    /// The `BSYNC` at `again` executes once more, with no thread (see [`release_complete`]).
+    fn bsync_again(&mut self, again: Option<u32>) {
+        if let Some(pc) = again {
+            self.stats.warp_instructions += 1;
+            self.obs.inst(pc, 0, 0);
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn sass_op(
@@ -793,7 +828,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                         } else {
                             WARPSYNC_BAR
                         };
-                        park(w, sc, m, e, pc, bar, &mv);
+                        let again = park(w, sc, m, e, pc, bar, &mv);
+                        self.bsync_again(again);
                         return Ok(());
                     }
                 }
@@ -1226,7 +1262,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
             }
             SOp::Exit => {
                 w.exit(m, e, pc);
-                release_complete(w, sc);
+                let again = release_complete(w, sc);
+                self.bsync_again(again);
                 return Ok(());
             }
             SOp::Bssy { b: bar } => {
@@ -1241,7 +1278,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 if e != 0 {
                     let masks: [u32; 32] = std::array::from_fn(|l| w.regs[base + l] as u32);
                     if lanes(e).any(|l| masks[l] & w.live & !e != 0) {
-                        park(w, sc, m, e, pc, (*bar - sc.b) as u32, &masks);
+                        let again = park(w, sc, m, e, pc, (*bar - sc.b) as u32, &masks);
+                        self.bsync_again(again);
                         return Ok(());
                     }
                 }
@@ -1252,7 +1290,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 for l in 0..32 {
                     w.regs[base + l] &= !(e as u64);
                 }
-                release_complete(w, sc);
+                let again = release_complete(w, sc);
+                self.bsync_again(again);
             }
             SOp::Bar { id, count, arrive } => {
                 if e != 0 {
