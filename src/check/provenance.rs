@@ -529,6 +529,7 @@ fn sass_transfer(k: &Kernel, sc: &SassCode, pc: usize, st: &mut [Prov]) {
         | SOp::Break { .. }
         | SOp::Bar { .. }
         | SOp::Exit
+        | SOp::Yield
         | SOp::Nop => {}
     }
     for (d, v) in defs {
