@@ -6,8 +6,9 @@
 //! (simulated kernel time per host second); compare the ratios of one run. The fastest of
 //! `REPS` interleaved runs counts. Run with `cargo bench --bench isa`.
 //!
-//! `cargo bench --bench isa -- copy|matmul ptx|sass` runs one workload once, without models,
-//! for an instruction count under callgrind, which is deterministic on a shared machine:
+//! `cargo bench --bench isa -- copy|matmul ptx|sass [SIZE]` runs one workload once, without
+//! models (the matrix multiply SIZExSIZE, a multiple of 16), for an instruction count under
+//! callgrind, which is deterministic on a shared machine:
 //! `valgrind --tool=callgrind target/release/deps/isa-HASH copy sass`. The issue's own
 //! measure is a whole run of the example, `valgrind --tool=callgrind target/release/gpumemsim
 //! run examples/copy_16m.toml --isa sass` against `--isa ptx`; see docs/notes/issue-9-sfast.md
@@ -91,16 +92,15 @@ fn copy_launch(dev: &mut Device) -> (&'static str, LaunchDims, Vec<KernelArg>) {
     ("_Z4copyPfPKfi", d, args)
 }
 
-/// The matrix multiply's launch: 1024x1024, 16x16 tiles.
-fn matmul_launch(dev: &mut Device) -> (&'static str, LaunchDims, Vec<KernelArg>) {
-    let m: u64 = 1024;
+/// The matrix multiply's launch: `m`x`m` (1024 in the table), 16x16 tiles.
+fn matmul_launch(dev: &mut Device, m: u64) -> (&'static str, LaunchDims, Vec<KernelArg>) {
     let (a, b, c) = (
         dev.malloc(m * m * 4, "a"),
         dev.malloc(m * m * 4, "b"),
         dev.malloc(m * m * 4, "c"),
     );
     let d = LaunchDims {
-        grid: [64, 64, 1],
+        grid: [(m / 16) as u32, (m / 16) as u32, 1],
         block: [16, 16, 1],
         dynamic_shared: 0,
     };
@@ -118,7 +118,7 @@ fn workload(sass: bool, copy: bool) -> (u64, f64, f64) {
     let (k, d, a) = if copy {
         copy_launch(&mut dev)
     } else {
-        matmul_launch(&mut dev)
+        matmul_launch(&mut dev, 1024)
     };
     best(&mut dev, k, d, &a)
 }
@@ -128,17 +128,27 @@ fn main() {
     let pick = |w: &str| args.iter().any(|a| a == w);
     if pick("copy") || pick("matmul") {
         // One workload, once, no models (for callgrind).
+        // A number is the matrix multiply's size (a multiple of 16; 1024 without one).
         let (copy, sass) = (pick("copy"), pick("sass"));
+        let size = args
+            .iter()
+            .find_map(|a| a.parse::<u64>().ok())
+            .filter(|m| *m >= 16 && m % 16 == 0)
+            .unwrap_or(1024);
         let mut dev = device(if copy { "copy_16m" } else { "matmul" }, sass);
         let (k, d, a) = if copy {
             copy_launch(&mut dev)
         } else {
-            matmul_launch(&mut dev)
+            matmul_launch(&mut dev, size)
         };
         let (w, t) = time(&mut dev, k, d, &a, &mut NoObserver);
         println!(
             "{} {}: {w} warp-instructions, {t:.3} s",
-            if copy { "copy" } else { "matmul" },
+            if copy {
+                "copy".to_string()
+            } else {
+                format!("matmul {size}")
+            },
             if sass { "SASS" } else { "PTX" }
         );
         return;

@@ -536,25 +536,27 @@ fn kind_name(k: AccessKind) -> &'static str {
     }
 }
 
+/// The `N`-byte little-endian value at `data[o..o + N]` (one load for a constant `N`).
+#[inline(always)]
+fn load_le<const N: usize>(data: &[u8], o: usize) -> u64 {
+    let mut v = [0u8; 8];
+    v[..N].copy_from_slice(&data[o..o + N]);
+    u64::from_le_bytes(v)
+}
+
 /// `regs[l]` = the `esize`-byte little-endian value at `data[addrs[l] - base]` for lanes `e`
 /// (the caller has checked every lane in bounds), the size a constant in each loop.
 #[inline(always)]
 fn gather(data: &[u8], base: u64, addrs: &[u64; 32], e: u32, esize: u32, regs: &mut [u64]) {
     #[inline(always)]
     fn each<const N: usize>(data: &[u8], base: u64, addrs: &[u64; 32], e: u32, regs: &mut [u64]) {
-        let one = |a: u64| {
-            let o = a.wrapping_sub(base) as usize;
-            let mut v = [0u8; 8];
-            v[..N].copy_from_slice(&data[o..o + N]);
-            u64::from_le_bytes(v)
-        };
         if e == u32::MAX {
             for (r, &a) in regs.iter_mut().zip(addrs) {
-                *r = one(a);
+                *r = load_le::<N>(data, a.wrapping_sub(base) as usize);
             }
         } else {
             for l in lanes(e) {
-                regs[l] = one(addrs[l]);
+                regs[l] = load_le::<N>(data, addrs[l].wrapping_sub(base) as usize);
             }
         }
     }
@@ -583,6 +585,31 @@ fn scatter(data: &mut [u8], base: u64, addrs: &[u64; 32], e: u32, esize: u32, v:
         4 => each::<4>(data, base, addrs, e, v),
         _ => each::<8>(data, base, addrs, e, v),
     }
+}
+
+/// Whether every lane of `e` addresses `width` bytes inside `[base, base + len)` at an address
+/// aligned to `align + 1` bytes, in one pass without early exits. An address below `base`
+/// wraps to an offset above `len - width` (an allocation ends far below 2^64).
+#[inline(always)]
+fn in_bounds(addrs: &[u64; 32], e: u32, base: u64, len: u64, width: u64, align: u64) -> bool {
+    if width > len {
+        return false;
+    }
+    // The OR of the addresses has a low bit set where some address has; the largest offset
+    // from `base` decides the range.
+    let (mut or, mut max) = (0u64, 0u64);
+    if e == u32::MAX {
+        for &a in addrs {
+            or |= a;
+            max = max.max(a.wrapping_sub(base));
+        }
+    } else {
+        for l in lanes(e) {
+            or |= addrs[l];
+            max = max.max(addrs[l].wrapping_sub(base));
+        }
+    }
+    or & align == 0 && max <= len - width
 }
 
 #[inline(always)]
@@ -1666,11 +1693,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 }
             }
         };
-        for l in lanes(e) {
-            let a = addrs[l];
-            if a & (n - 1) != 0 || a < base || n > len || a - base > len - n {
-                return false;
-            }
+        if !in_bounds(addrs, e, base, len, n, n - 1) {
+            return false;
         }
         match &inst.op {
             Op::Ld {
@@ -1682,11 +1706,8 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 // Vector load: every lane in bounds and aligned to the whole vector.
                 let width = esize as u64 * d.len() as u64;
                 let align = width.min(16) - 1;
-                for l in lanes(e) {
-                    let a = addrs[l];
-                    if a & align != 0 || width > len || a - base > len - width {
-                        return false;
-                    }
+                if !in_bounds(addrs, e, base, len, width, align) {
+                    return false;
                 }
                 if s != Space::Param {
                     self.request(s, kind, width as u32, *addrs, e, pc, cache);

@@ -417,8 +417,11 @@ impl<O: Observer> Ctx<'_, '_, O> {
         let v: [u32; 32] = match s.o {
             Opnd::R(r) => {
                 let b = r as usize * 32;
-                let regs: &[u64] = &w.regs[b..b + 32];
-                std::array::from_fn(|l| regs[l] as u32)
+                let mut v = [0u32; 32];
+                for (o, &x) in v.iter_mut().zip(&w.regs[b..b + 32]) {
+                    *o = x as u32;
+                }
+                v
             }
             Opnd::Imm(v) => [v; 32],
             Opnd::C { bank, off } => [self.cword(bank, off, 4).unwrap_or(0) as u32; 32],
@@ -519,20 +522,23 @@ impl<O: Observer> Ctx<'_, '_, O> {
         let lo: &[u64] = &w.regs[b0..b0 + 32];
         let ub: &[u64] = &w.regs[u0..u0 + 32];
         let off = (*off as i64 as u64).wrapping_sub(if *shared { SHARED_RESERVED } else { 0 });
+        // Plain loops over the 32 lanes, which the compiler vectorises.
+        let mut out = [0u64; 32];
         if *wide && *base != sc.zero {
             let hi: &[u64] = &w.regs[b0 + 32..b0 + 64];
-            std::array::from_fn(|l| {
-                ((lo[l] & 0xffff_ffff) | (hi[l] & 0xffff_ffff) << 32)
+            for (l, o) in out.iter_mut().enumerate() {
+                *o = ((lo[l] & 0xffff_ffff) | (hi[l] & 0xffff_ffff) << 32)
                     .wrapping_add(ub[l] & 0xffff_ffff)
-                    .wrapping_add(off)
-            })
+                    .wrapping_add(off);
+            }
         } else {
-            std::array::from_fn(|l| {
-                (lo[l] & 0xffff_ffff)
+            for (l, o) in out.iter_mut().enumerate() {
+                *o = (lo[l] & 0xffff_ffff)
                     .wrapping_add(ub[l] & 0xffff_ffff)
-                    .wrapping_add(off)
-            })
+                    .wrapping_add(off);
+            }
         }
+        out
     }
 
     /// Writes `out` to register slot `d` for lanes `e` (every lane for a uniform register).
@@ -545,8 +551,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 regs.iter_mut().for_each(|r| *r = v);
             }
         } else if e == u32::MAX {
-            for l in 0..32 {
-                regs[l] = out[l] as u64;
+            for (r, &o) in regs.iter_mut().zip(out) {
+                *r = o as u64;
             }
         } else {
             for l in lanes(e) {
