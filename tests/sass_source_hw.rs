@@ -11,8 +11,8 @@
 //!   level), thread instructions executed, predicated-on thread instructions executed, L1
 //!   wavefronts (shared), L2 theoretical sectors (global) ("L1 Tag Requests Global" is not
 //!   modelled: see `gpumemsim::report::source_page`). The only differences allowed are
-//!   [`EXCLUDED`] (one launch, instruction and column each) and [`EXCLUDED_LAUNCHES`] (the two
-//!   k_isa launches that tests/sass.rs already sets apart), each with its measured cause, and
+//!   [`EXCLUDED`] (one launch, instruction and column each) and [`EXCLUDED_LAUNCHES`] (the k_isa
+//!   launch that tests/sass.rs already sets apart), each with its measured cause, and
 //!   [`exclusions_are_still_needed`] fails once one of them is equal.
 //! - Per CUDA source line: the same counters summed over the instructions Nsight Compute
 //!   correlates with a line equal the simulator's per-line values (text, JSON and HTML reports
@@ -66,24 +66,15 @@ const EXCLUDED: &[(&str, usize, u32, &str, &str)] = &[
 
 /// Launches set apart whole, with the cause: (program, launch, cause). Each must still differ
 /// somewhere ([`exclusions_are_still_needed`]).
-const EXCLUDED_LAUNCHES: &[(&str, usize, &str)] = &[
-    (
-        "k_isa",
-        2,
-        "isa_float: the division and square-root slow paths (CALL.REL.NOINC at 0x2b00 and \
-         0x2ca0, the branches at 0x7880 and 0x7b50) are taken by 7, 2 and 9 more threads in the \
-         simulator than on the H200 (tests/sass.rs: instruction counts off by 29 of 32,427)",
-    ),
-    (
-        "k_isa",
-        4,
-        "isa_atom: a shared-memory CAS retry loop (ATOMS.CAST.SPIN.64 at 0x0c60) whose count \
+const EXCLUDED_LAUNCHES: &[(&str, usize, &str)] = &[(
+    "k_isa",
+    4,
+    "isa_atom: a shared-memory CAS retry loop (ATOMS.CAST.SPIN.64 at 0x0c60) whose count \
          depends on contention (the H200 2,023 iterations, the simulator 512); and per \
          instruction the REDG of 32 lanes to one address is 1 theoretical L2 sector on the \
          H200 and 32 in the simulator (0x0400-0x0550), ATOMS.INC/DEC to one word 32 wavefronts \
          on the H200 and 1 in the simulator (0x0bf0, 0x0c00)",
-    ),
-];
+)];
 
 /// Programs recorded but not compared here: warp_masks' SASS runs, but its instruction counts
 /// differ from the H200's after the cooperative-groups slow path (tests/sass.rs, `COUNTS_DIFFER`).

@@ -10,7 +10,11 @@ Usage: fchk_analyze.py DIR   (DIR: the unpacked fchk/ folder of fchk.tar.gz)
 3. Says whether the class depends on the mantissas (16 combinations per exponent pair) and on
    nothing but the exponents, prints the slow exponents as intervals, and compares with
    gpumemsim's present rule (a port of src/exec/sass_alu.rs::fchk as of ae17721).
-4. Writes DIR/slow.bin: one bit per pair (pair i: bit i % 8 of byte i / 8), for a CI test.
+4. Writes DIR/slow.bin: one bit per pair (pair i: bit i % 8 of byte i / 8), slow by the split.
+5. Writes the compact forms tests/fchk_hw.rs reads (committed in tests/hw/h200/fchk/):
+   DIR/calls.csv (chunk, the Source page's thread count of the slow path's CALL, copied from
+   count_0K.csv) and DIR/fast.bin (one bit per pair, as slow.bin: timed under FAST_BELOW
+   cycles, far below the slow path's shortest time; compress with `zstd -19`).
 Pair i: ea = i >> 12 & 255, eb = i >> 4 & 255, ma = MANT[i >> 2 & 3], mb = MANT[i & 3]
 (fchk_probe.cu).
 """
@@ -21,6 +25,7 @@ from array import array
 
 MANT = [0x000000, 0x400000, 0x7FFFFF, 0x000001]
 N = 1 << 20
+FAST_BELOW = 130
 
 
 def sim_rule(a, b):
@@ -83,6 +88,7 @@ def main(d):
     print(f"slow: {sum(slow)} of {N}")
 
     chunk = N // 8
+    calls = []
     for k in range(8):
         want = sum(slow[k * chunk:(k + 1) * chunk])
         got = None
@@ -96,6 +102,7 @@ def main(d):
                     got = int(r[ti].replace(",", ""))
         except (OSError, StopIteration, ValueError) as e:
             got = f"unreadable ({e})"
+        calls.append(got)
         print(f"chunk {k}: timing says {want} slow, Source page CALL threads {got}: "
               f"{'EQUAL' if got == want else 'DIFFERENT'}")
 
@@ -125,6 +132,16 @@ def main(d):
             bits[i >> 3] |= 1 << (i & 7)
     with open(f"{d}/slow.bin", "wb") as f:
         f.write(bits)
+    with open(f"{d}/calls.csv", "w") as f:
+        f.write("chunk,call_threads\n")
+        for k, c in enumerate(calls):
+            f.write(f"{k},{c}\n")
+    fast = bytearray(N // 8)
+    for i, c in enumerate(t):
+        if c < FAST_BELOW:
+            fast[i >> 3] |= 1 << (i & 7)
+    with open(f"{d}/fast.bin", "wb") as f:
+        f.write(fast)
 
 
 if __name__ == "__main__":
