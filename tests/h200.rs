@@ -159,8 +159,10 @@ fn hashes() -> BTreeMap<String, String> {
 const AS_PTX: &[(&str, &str)] = &[(
     "tests/hw/kernels/isa.toml",
     "its SASS runs and every output word equals the H200's (tests/sass.rs \
-         isa_under_sass_against_the_h200), but isa_float's instruction counts differ (slow \
-         paths taken by a few more threads) and isa_atom's CAS retry loop depends on contention",
+         isa_under_sass_against_the_h200) and isa_float's counters too (FCHK's rule, \
+         tests/fchk_hw.rs), but isa_atom's CAS retry loop (ATOMS.CAST.SPIN.64) runs 2,023 \
+         times on the H200 (5 runs alike, docs/notes/issue-9-sfchk.md) and 512 times in the \
+         simulator",
 )];
 
 fn run(spec_path: &str) -> Report {

@@ -815,13 +815,26 @@ fn sass_is_the_default_and_the_report_says_why() {
 /// are equal since a NaN passes `DADD`'s `|..|` unchanged (`darith` in src/exec/simt/sass.rs).
 const ISA_WORDS_NOT_YET: &[(&str, usize, usize, &str)] = &[];
 
+/// The one counter of isa_float allowed to differ from sass2 (the start of its message, and the
+/// measured cause): the two H200 recordings of this very cubin disagree on it. sass2 (2026-12-01
+/// 15:16) counts 32,427 warp instructions; the Source page (tests/hw/h200/source/k_isa.csv,
+/// 21:38) counts 32,425 over its instructions, which the simulator equals instruction by
+/// instruction (tests/sass_source_hw.rs). Both recordings count 631,279 thread instructions
+/// and 605,676 predicated on, so the H200 grouped the same threads into 2 more warp
+/// instructions in one run (not located: sass2 has totals only).
+const ISA_FLOAT_WARP_INST: (&str, &str) = (
+    "k_isa launch 3 (isa_float(unsigned int *, const unsigned int *, const unsigned int *, \
+     const float *, const float *)): smsp__inst_executed.sum:",
+    "the H200's two recordings: 32,427 and 32,425",
+);
+
 /// isa.toml under SASS: its f16/bf16 pair arithmetic (`HADD2`, `HADD2.F32`, `HMUL2`, `HFMA2`
 /// with `.MMA`, `.RELU`, `.SAT`, `.BF16_V2`, `HMNMX2`, `HSETP2`), `DSETP.MIN/MAX` and the
 /// 128-bit `IMAD.WIDE/HI` carry chains decode and run; every output word equals the H200's
 /// (tests/hw/h200/hw/outputs/k_isa) but those of [`ISA_WORDS_NOT_YET`], and the counters of
-/// the launches other than `isa_float` (instruction counts off by 29 of 32,427, the same slow
-/// paths) and `isa_atom` (a CAS retry loop whose count depends on contention: the two H200
-/// recordings give 1,654 and 2,264 `ATOMS`) equal the H200's (sass2).
+/// the launches other than `isa_atom` (a CAS retry loop: the H200 runs its ATOMS.CAST.SPIN.64
+/// 2,023 times, the simulator 512; docs/notes/issue-9-sfchk.md) equal the H200's (sass2);
+/// `isa_float`'s too since `FCHK` follows the H200's rule (tests/fchk_hw.rs).
 #[test]
 fn isa_under_sass_against_the_h200() {
     let spec = Spec::load("tests/hw/kernels/isa.toml").unwrap_or_else(|e| panic!("{e}"));
@@ -856,10 +869,16 @@ fn isa_under_sass_against_the_h200() {
     let (n, req, _) = compare_counters("tests/hw/kernels/isa.toml", "k_isa", &hw, &required);
     let bad: Vec<&String> = req
         .iter()
-        .filter(|m| !m.contains("(isa_float(") && !m.contains("(isa_atom("))
+        .filter(|m| !m.contains("(isa_atom(") && !m.starts_with(ISA_FLOAT_WARP_INST.0))
         .collect();
     assert!(n > 50, "only {n} counter values compared");
     assert!(bad.is_empty(), "{bad:?}");
+    assert!(
+        req.iter().any(|m| m.starts_with(ISA_FLOAT_WARP_INST.0)),
+        "{}: now equal to sass2 ({}): remove ISA_FLOAT_WARP_INST",
+        ISA_FLOAT_WARP_INST.0,
+        ISA_FLOAT_WARP_INST.1
+    );
 }
 
 /// Under the default, warp_masks.toml (whose cooperative-groups slow path, `BRA.DIV` to

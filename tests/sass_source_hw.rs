@@ -12,8 +12,8 @@
 //!   wavefronts (shared), L2 theoretical sectors (global) ("L1 Tag Requests Global" is not
 //!   modelled: see `gpumemsim::report::source_page`). The only differences allowed are
 //!   [`EXCLUDED`] (one launch, instruction and column each), [`EXCLUDED_RANGES`] (k_isa's
-//!   contention-dependent CAS loop) and [`EXCLUDED_LAUNCHES`] (a k_isa launch that tests/sass.rs
-//!   already sets apart), each with its measured cause, and
+//!   CAS retry loop) and [`EXCLUDED_LAUNCHES`] (launches tests/sass.rs already sets apart; none
+//!   now), each with its measured cause, and
 //!   [`exclusions_are_still_needed`] fails once one of them is equal.
 //! - Per CUDA source line: the same counters summed over the instructions Nsight Compute
 //!   correlates with a line equal the simulator's per-line values (text, JSON and HTML reports
@@ -80,13 +80,7 @@ const EXCLUDED: &[(&str, usize, u32, &str, &str)] = &[
 
 /// Launches set apart whole, with the cause: (program, launch, cause). Each must still differ
 /// somewhere ([`exclusions_are_still_needed`]).
-const EXCLUDED_LAUNCHES: &[(&str, usize, &str)] = &[(
-    "k_isa",
-    2,
-    "isa_float: the division and square-root slow paths (CALL.REL.NOINC at 0x2b00 and \
-         0x2ca0, the branches at 0x7880 and 0x7b50) are taken by 7, 2 and 9 more threads in the \
-         simulator than on the H200 (tests/sass.rs: instruction counts off by 29 of 32,427)",
-)];
+const EXCLUDED_LAUNCHES: &[(&str, usize, &str)] = &[];
 
 /// Instruction ranges set apart in every column: (program, launch, first offset, last offset,
 /// cause). Each must still differ somewhere ([`exclusions_are_still_needed`]).
@@ -96,10 +90,11 @@ const EXCLUDED_RANGES: &[(&str, usize, u32, u32, &str)] = &[(
     0x0c20,
     0x0ca0,
     "isa_atom: the shared-memory CAS retry loop of the 64-bit atomicAdd (LDS.64 at 0x0c20 to \
-     the BRA at 0x0c90, and the BSYNC after it) runs as often as lanes lose the race: the \
-     H200 2,023 warp-level iterations (another recording 1,654 and 2,264 ATOMS, \
-     docs/notes/issue-9-sdef.md), the simulator 512; every other instruction of the launch \
-     is compared",
+     the BRA at 0x0c90, and the BSYNC after it) runs 2,023 warp-level iterations on the H200 \
+     in all six Source-page recordings (tests/hw/h200/source and the five of \
+     tests/hw/h200/fchk; uninstrumented counters vary by up to 8 between runs), the simulator \
+     512: the H200's retry order is not modelled; every other instruction of the launch is \
+     compared",
 )];
 
 /// Programs recorded but not compared here (none).
