@@ -52,6 +52,7 @@
 mod coef;
 pub mod interp;
 pub mod table;
+pub mod warp;
 
 use super::float::{self as fl, FMode};
 
