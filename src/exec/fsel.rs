@@ -58,6 +58,7 @@ pub fn select_warp(opcode: &str, mods: &[&str], ty: ScalarType) -> Option<WarpFn
     macro_rules! w {
         ($f:path) => {
             (|a: &[u64], out: &mut [u64; 32]| {
+                let a: &[u64; 32] = a.try_into().expect("a warp's register has 32 lanes");
                 let x: mw::Lanes = std::array::from_fn(|l| a[l] as u32);
                 let mut r = [0u32; 32];
                 $f(&x, &mut r);

@@ -24,9 +24,7 @@
 //!   truncations toward zero give the same bits because the sum's grid is a multiple of `L`'s
 //!   (checked on every input by the tests below).
 
-use super::coef;
-#[cfg(test)]
-use super::interp;
+use super::{coef, interp};
 
 /// One warp's 32-bit operands or results.
 pub type Lanes = [u32; 32];
@@ -64,40 +62,54 @@ static SQRT: Soa<128> = soa(&coef::SQRT0, &coef::SQRT1);
 static EX2: Soa<64> = soa(&coef::EX2, &[]);
 static LG2: Soa<64> = soa(&coef::LG2, &[]);
 
-/// The truncating squarer ([`interp::sq_reference`]) without a branch or a table.
-#[inline(always)]
-fn sq(x: u32) -> u32 {
-    let mut r = 0u32;
-    let mut i = 2;
-    while i < 17 {
-        let bit = ((x << (31 - i)) as i32 >> 31) as u32;
-        r = r.wrapping_add(x >> (18 - i) & bit);
-        i += 1;
-    }
-    r >> 1
+/// A lane's segment coefficients and the table part of its square, read in a first pass
+/// over the warp (loads only) so that the second pass is arithmetic the host vectorises
+/// without gathers.
+struct Staged {
+    a: [i64; 32],
+    b: [i32; 32],
+    c: [i32; 32],
+    lo: [u32; 32],
 }
 
-/// `A + B x + C sq` of segment `k` (masked to the table).
+/// The [`interp::SQ_LO`] entry of squarer input `q`.
 #[inline(always)]
-fn eval<const N: usize>(t: &Soa<N>, k: u32, x: u32, s: u32) -> i64 {
-    let k = k as usize & (N - 1);
-    t.a[k]
-        .wrapping_add(t.b[k] as i64 * x as i32 as i64)
-        .wrapping_add(t.c[k] as i64 * s as i32 as i64)
+fn sq_lo(q: u32) -> u32 {
+    interp::SQ_LO[((q >> 9) << 7 | (q >> 2) & 0x7f) as usize & 0x7fff] as u32
 }
 
-/// [`interp::rcp`] of `m` (its low 23 bits).
+/// The squarer of `q` from its table part `lo` ([`interp`]'s split: `(h * (h & 0xfe) + lo) >> 1`
+/// with `h = q >> 9`).
 #[inline(always)]
-fn rcp_unit(m: u32) -> u32 {
-    let x = m & 0xffff;
-    let f = eval(&RCP, m >> 16 & 0x7f, x, sq(x << 1)) >> 15;
-    (125u32 << 23).wrapping_add(f as u32)
+fn sq_of(q: u32, lo: u32) -> u32 {
+    let h = (q >> 9) & 0xff;
+    (h * (h & 0xfe) + lo) >> 1
+}
+
+/// `A + B x + C sq(q)` of lane `l` of `s`.
+#[inline(always)]
+fn eval(s: &Staged, l: usize, x: u32, q: u32) -> i64 {
+    s.a[l]
+        .wrapping_add(s.b[l] as i64 * x as i32 as i64)
+        .wrapping_add(s.c[l] as i64 * sq_of(q, s.lo[l]) as i32 as i64)
+}
+
+/// `RCP`'s segment and squarer input (`2x`, [`interp::rcp`]).
+#[inline(always)]
+fn rcp_seg(x: u32) -> u32 {
+    x >> 16 & 0x7f
+}
+#[inline(always)]
+fn rcp_sqin(x: u32) -> u32 {
+    (x & 0xffff) << 1
 }
 
 /// [`super::rcp_fast`], for any input (meaningful on [`super::rcp_fast_input`]).
 #[inline(always)]
-fn rcp_fast(x: u32) -> u32 {
-    (x & super::SIGN) | rcp_unit(x).wrapping_add((127u32 << 23).wrapping_sub(x & super::INF))
+fn rcp_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let f = eval(s, l, x & 0xffff, rcp_sqin(x)) >> 15;
+    let t = (125u32 << 23).wrapping_add(f as u32);
+    (x & super::SIGN) | t.wrapping_add((127u32 << 23).wrapping_sub(x & super::INF))
 }
 
 /// `(E - (E & 1)) / 2` of the biased exponent field, wrapping.
@@ -106,39 +118,63 @@ fn half_e(x: u32) -> u32 {
     ((((x >> 23) & 0xff) as i32 - 127) >> 1) as u32
 }
 
+/// RSQ's and SQRT's segment: the exponent's parity (odd E, even field: the second table) and
+/// the top 6 fraction bits; their squarer input: the low 17 bits.
+#[inline(always)]
+fn rsq_seg(x: u32) -> u32 {
+    ((x >> 23 & 1) ^ 1) << 6 | (x >> 17 & 0x3f)
+}
+#[inline(always)]
+fn low17(x: u32) -> u32 {
+    x & 0x1ffff
+}
+
 /// [`super::rsq_fast`], for any input.
 #[inline(always)]
-fn rsq_fast(x: u32) -> u32 {
+fn rsq_fast(s: &Staged, l: usize, x: u32) -> u32 {
     let odd = (x >> 23 & 1) ^ 1;
     let m = x & 0x7f_ffff;
     let xx = m & 0x1ffff;
-    let t = (125u32 << 23).wrapping_add((eval(&RSQ, odd << 6 | m >> 17, xx, sq(xx)) >> 16) as u32);
+    let t = (125u32 << 23).wrapping_add((eval(s, l, xx, xx) >> 16) as u32);
     let t = if m == 0 && odd == 0 { 0x3f80_0000 } else { t };
     t.wrapping_sub(half_e(x) << 23)
 }
 
 /// [`super::sqrt_fast`], for any input.
 #[inline(always)]
-fn sqrt_fast(x: u32) -> u32 {
-    let odd = (x >> 23 & 1) ^ 1;
-    let m = x & 0x7f_ffff;
-    let xx = m & 0x1ffff;
-    let t = (126u32 << 23).wrapping_add((eval(&SQRT, odd << 6 | m >> 17, xx, sq(xx)) >> 17) as u32);
+fn sqrt_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let xx = x & 0x1ffff;
+    let t = (126u32 << 23).wrapping_add((eval(s, l, xx, xx) >> 17) as u32);
     t.wrapping_add(half_e(x) << 23)
 }
 
-/// [`super::ex2_fast`], for any input.
+/// EX2's fraction index `g` (one's complemented for a negative argument) and the shift `n`.
 #[inline(always)]
-fn ex2_fast(x: u32) -> u32 {
+fn ex2_parts(x: u32) -> (u32, u32, u32) {
     let e = (x >> 23) & 0xff;
     let sh = 133u32.wrapping_sub(e).min(63);
     let q = ((((1u32 << 23) | (x & 0x7f_ffff)) as u64) << 7) >> sh;
     let (n, f) = ((q >> 24) as u32, (q & 0xff_ffff) as u32);
     let neg = x >> 31;
     let g = f >> 1 & 0x7f_ffff;
-    let gg = g ^ (neg.wrapping_neg() & 0x7f_ffff);
+    (g, g ^ (neg.wrapping_neg() & 0x7f_ffff), n)
+}
+#[inline(always)]
+fn ex2_seg(x: u32) -> u32 {
+    ex2_parts(x).1 >> 17
+}
+#[inline(always)]
+fn ex2_sqin(x: u32) -> u32 {
+    ex2_parts(x).1 & 0x1ffff
+}
+
+/// [`super::ex2_fast`], for any input.
+#[inline(always)]
+fn ex2_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let (g, gg, n) = ex2_parts(x);
+    let neg = x >> 31;
     let xx = gg & 0x1ffff;
-    let t = ((126 - neg) << 23).wrapping_add((eval(&EX2, gg >> 17, xx, sq(xx)) >> 15) as u32);
+    let t = ((126 - neg) << 23).wrapping_add((eval(s, l, xx, xx) >> 15) as u32);
     let t = if neg != 0 && g == 0 { 0x3f80_0000 } else { t };
     let up = t.wrapping_add(n << 23);
     let down = if t >> 23 <= n {
@@ -153,16 +189,22 @@ fn ex2_fast(x: u32) -> u32 {
     }
 }
 
+/// LG2's segment: the top 6 fraction bits.
+#[inline(always)]
+fn lg2_seg(x: u32) -> u32 {
+    x >> 17 & 0x3f
+}
+
 /// [`super::lg2_fast`], for any input: `pack(E * 2^36 + L(m), 36)`, where L(0) counts as 0 for
 /// E >= 0 (the unit's `LG2(1) = 0`).
 #[inline(always)]
-fn lg2_fast(x: u32) -> u32 {
+fn lg2_fast(s: &Staged, l: usize, x: u32) -> u32 {
     let big_e = ((x >> 23) & 0xff) as i32 - 127;
     let m = x & 0x7f_ffff;
     let xx = m & 0x1ffff;
-    let l = eval(&LG2, m >> 17, xx, sq(xx)) >> 2;
-    let l = if m == 0 && big_e >= 0 { 0 } else { l };
-    let t = ((big_e as i64) << 36).wrapping_add(l);
+    let v = eval(s, l, xx, xx) >> 2;
+    let v = if m == 0 && big_e >= 0 { 0 } else { v };
+    let t = ((big_e as i64) << 36).wrapping_add(v);
     let sign = ((t >> 63) as u32) << 31;
     let mag = t ^ (t >> 63);
     let d = (mag as f64).to_bits();
@@ -188,15 +230,30 @@ fn fix(a: &Lanes, out: &mut Lanes, mut slow: u32, f: impl Fn(u32) -> u32) {
 /// function for the other lanes; the fast part compiled for AVX-512 and AVX2 and chosen at run
 /// time.
 macro_rules! warp_form {
-    ($(#[$doc:meta])* $name:ident, $fast:expr, $domain:expr, $general:expr) => {
+    ($(#[$doc:meta])* $name:ident, $t:expr, $seg:expr, $sqin:expr, $fast:expr, $domain:expr, $general:expr) => {
         $(#[$doc])*
         pub fn $name(a: &Lanes, out: &mut Lanes) {
             /// `out[l] = fast(a[l])` in every lane; the lanes outside the domain as bits.
             #[inline(always)]
             fn body(a: &Lanes, out: &mut Lanes) -> u32 {
+                // First pass: loads only (the coefficients of each lane's segment, the table
+                // part of its square).
+                let mut s = Staged {
+                    a: [0; 32],
+                    b: [0; 32],
+                    c: [0; 32],
+                    lo: [0; 32],
+                };
+                for l in 0..32 {
+                    let k = $seg(a[l]) as usize & ($t.a.len() - 1);
+                    s.a[l] = $t.a[k];
+                    s.b[l] = $t.b[k];
+                    s.c[l] = $t.c[k];
+                    s.lo[l] = sq_lo($sqin(a[l]));
+                }
                 let mut slow = 0u32;
                 for l in 0..32 {
-                    out[l] = $fast(a[l]);
+                    out[l] = $fast(&s, l, a[l]);
                     slow |= (!$domain(a[l]) as u32) << l;
                 }
                 slow
@@ -295,63 +352,63 @@ fn ex2_domain(x: u32) -> bool {
 
 warp_form!(
     /// `MUFU.RCP` in every lane ([`super::rcp`]).
-    rcp, rcp_fast, rcp_fast_input, super::rcp_general
+    rcp, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, super::rcp_general
 );
 warp_form!(
     /// `MUFU.RSQ` in every lane ([`super::rsq`]).
-    rsq, rsq_fast, positive_normal, super::rsq_general
+    rsq, RSQ, rsq_seg, low17, rsq_fast, positive_normal, super::rsq_general
 );
 warp_form!(
     /// `MUFU.SQRT` in every lane ([`super::sqrt`]).
-    sqrt, sqrt_fast, positive_normal, super::sqrt_general
+    sqrt, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, super::sqrt_general
 );
 warp_form!(
     /// `MUFU.EX2` in every lane ([`super::ex2`]).
-    ex2, ex2_fast, ex2_domain, super::ex2_general
+    ex2, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, super::ex2_general
 );
 warp_form!(
     /// `MUFU.LG2` in every lane ([`super::lg2`]).
-    lg2, lg2_fast, positive_normal, super::lg2_general
+    lg2, LG2, lg2_seg, low17, lg2_fast, positive_normal, super::lg2_general
 );
 warp_form!(
     /// `rcp.approx.f32` in every lane ([`super::rcp_approx_f32`]).
-    rcp_approx_f32, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, false)
+    rcp_approx_f32, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, false)
 );
 warp_form!(
     /// `rcp.approx.ftz.f32` in every lane.
-    rcp_approx_ftz_f32, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, true)
+    rcp_approx_ftz_f32, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, true)
 );
 warp_form!(
     /// `rsqrt.approx.f32` in every lane ([`super::rsqrt_approx_f32`]).
-    rsqrt_approx_f32, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, false)
+    rsqrt_approx_f32, RSQ, rsq_seg, low17, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, false)
 );
 warp_form!(
     /// `rsqrt.approx.ftz.f32` in every lane.
-    rsqrt_approx_ftz_f32, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, true)
+    rsqrt_approx_ftz_f32, RSQ, rsq_seg, low17, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, true)
 );
 warp_form!(
     /// `sqrt.approx.f32` in every lane ([`super::sqrt_approx_f32`]).
-    sqrt_approx_f32, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, false)
+    sqrt_approx_f32, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, false)
 );
 warp_form!(
     /// `sqrt.approx.ftz.f32` in every lane.
-    sqrt_approx_ftz_f32, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, true)
+    sqrt_approx_ftz_f32, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, true)
 );
 warp_form!(
     /// `ex2.approx.f32` in every lane ([`super::ex2_approx_f32`]).
-    ex2_approx_f32, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, false)
+    ex2_approx_f32, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, false)
 );
 warp_form!(
     /// `ex2.approx.ftz.f32` in every lane.
-    ex2_approx_ftz_f32, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, true)
+    ex2_approx_ftz_f32, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, true)
 );
 warp_form!(
     /// `lg2.approx.f32` in every lane ([`super::lg2_approx_f32`]).
-    lg2_approx_f32, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, false)
+    lg2_approx_f32, LG2, lg2_seg, low17, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, false)
 );
 warp_form!(
     /// `lg2.approx.ftz.f32` in every lane.
-    lg2_approx_ftz_f32, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, true)
+    lg2_approx_ftz_f32, LG2, lg2_seg, low17, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, true)
 );
 
 /// `MUFU.SIN` in every lane (the per-lane code, already branch-light, in one loop).
@@ -419,6 +476,11 @@ pub type Mismatch = (String, Level, u32, u32, u32);
 /// binade, at every [`Level`] the CPU has; the number of lane results compared, or the first
 /// difference.
 pub fn compare(start: u64, step: u64, forms: usize) -> Result<u64, Mismatch> {
+    compare_at(&[Level::Avx512, Level::Avx2, Level::Base], start, step, forms)
+}
+
+/// [`compare`] at the given levels (those the CPU has).
+pub fn compare_at(levels: &[Level], start: u64, step: u64, forms: usize) -> Result<u64, Mismatch> {
     let mut edges = Vec::new();
     for e in 0..=255u32 {
         for s in [0, super::SIGN] {
@@ -428,7 +490,7 @@ pub fn compare(start: u64, step: u64, forms: usize) -> Result<u64, Mismatch> {
         }
     }
     let mut n = 0u64;
-    for lv in [Level::Avx512, Level::Avx2, Level::Base] {
+    for &lv in levels {
         set_level(Some(lv));
         let got = level();
         if got != lv {
@@ -477,9 +539,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn branch_free_squarer_equals_the_partial_products() {
-        for x in 0..1u32 << 17 {
-            assert_eq!(sq(x), interp::sq_reference(x), "x = {x:#x}");
+    fn split_squarer_equals_the_partial_products() {
+        for q in 0..1u32 << 17 {
+            assert_eq!(sq_of(q, sq_lo(q)), interp::sq_reference(q), "q = {q:#x}");
         }
     }
 
@@ -491,14 +553,15 @@ mod tests {
         assert!(r.unwrap() > 1 << 20);
     }
 
-    /// The five `MUFU` forms on all 2^32 inputs at every level this CPU has (the `.approx`
-    /// forms use the same fast paths on the same domains and the lane functions elsewhere, and
-    /// SIN/COS are the lane functions): `cargo test --release --lib -- --ignored
-    /// warp_forms_exhaustive`.
+    /// The five `MUFU` forms on all 2^32 inputs at the level the executor uses on this CPU
+    /// (the `.approx` forms use the same fast paths on the same domains and the lane functions
+    /// elsewhere, and SIN/COS are the lane functions; the other levels are the same source,
+    /// sampled above): `cargo test --release --lib -- --ignored warp_forms_exhaustive`.
     #[test]
     #[ignore]
     fn warp_forms_exhaustive() {
-        let r = compare(0, 1, 5);
+        set_level(None);
+        let r = compare_at(&[level()], 0, 1, 5);
         assert!(r.is_ok(), "{r:?}");
         assert!(r.unwrap() >= 5 << 32);
     }
