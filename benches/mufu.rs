@@ -223,7 +223,11 @@ fn warp_pass(c: &WCase, isa: &str, variant: &str, inputs: &[[u32; 32]]) -> u64 {
     match (isa, variant) {
         ("ptx", "old" | "oldv") => {
             // The registers are u64 in the PTX executor: the same conversions as `new`.
-            let f: Op = if variant == "old" { black_box(c.old) } else { c.old };
+            let f: Op = if variant == "old" {
+                black_box(c.old)
+            } else {
+                c.old
+            };
             for a in inputs {
                 let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
                 for l in 0..32 {
@@ -261,7 +265,8 @@ fn warp_pass(c: &WCase, isa: &str, variant: &str, inputs: &[[u32; 32]]) -> u64 {
             }
         }
         ("ptx", "warp") => {
-            let f: WarpFn = black_box(fsel::select_warp(c.opcode, c.mods, ScalarType::F32).unwrap());
+            let f: WarpFn =
+                black_box(fsel::select_warp(c.opcode, c.mods, ScalarType::F32).unwrap());
             for a in inputs {
                 let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
                 f(&a64, &mut out64);
@@ -336,7 +341,8 @@ fn warp_main(args: &[String]) {
             let inputs = warp_inputs(&c, &mut next);
             if c.name == name {
                 let acc = warp_pass(&c, isa, variant, &inputs);
-                println!("{isa} {name} {variant}: {acc:#x}");
+                let lv = gpumemsim::exec::mufu::warp::level();
+                println!("{isa} {name} {variant} ({lv:?}): {acc:#x}");
             }
         }
         return;
@@ -348,19 +354,38 @@ fn warp_main(args: &[String]) {
     println!(
         "isa   function |  old(ptr) old(inline) | new(ptr)  warp | loop | warp/old(ptr) warp/old(inline)"
     );
-    let mut cs = wcases();
-    if std::env::var_os("MUFU_REV").is_some() {
-        cs.reverse();
+    // Every variant once before the timed passes: on this host the first ~100 ms of vector
+    // code run several times slower (seen as an order effect: whichever cases came first).
+    let all: Vec<(WCase, Vec<[u32; 32]>)> = wcases()
+        .into_iter()
+        .map(|c| {
+            let i = warp_inputs(&c, &mut next);
+            (c, i)
+        })
+        .collect();
+    let t = Instant::now();
+    while t.elapsed().as_secs_f64() < 0.5 {
+        for (c, inputs) in &all {
+            for isa in ["ptx", "sass"] {
+                for v in ["old", "oldv", "new", "warp", "none"] {
+                    black_box(warp_pass(c, isa, v, inputs));
+                }
+            }
+        }
     }
-    for c in cs {
-        let inputs = warp_inputs(&c, &mut next);
+    println!(
+        "warp forms at level {:?}",
+        gpumemsim::exec::mufu::warp::level()
+    );
+    for (c, inputs) in &all {
+        let (c, inputs) = (c, inputs.as_slice());
         for isa in ["ptx", "sass"] {
             let vs = ["old", "oldv", "new", "warp", "none"];
             let mut best = [f64::MAX; 5];
             for _ in 0..WREPS {
                 for (k, v) in vs.iter().enumerate() {
                     let t = Instant::now();
-                    black_box(warp_pass(&c, isa, v, &inputs));
+                    black_box(warp_pass(c, isa, v, inputs));
                     let ns = t.elapsed().as_secs_f64() * 1e9 / inputs.len() as f64;
                     best[k] = best[k].min(ns);
                 }

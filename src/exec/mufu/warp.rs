@@ -452,16 +452,36 @@ pub fn pairs() -> [Pair; 19] {
         ("lg2", lg2, super::lg2),
         ("sin", sin, super::sin),
         ("cos", cos, super::cos),
-        ("rcp.approx", rcp_approx_f32, |x| super::rcp_approx_f32(x, false)),
-        ("rcp.approx.ftz", rcp_approx_ftz_f32, |x| super::rcp_approx_f32(x, true)),
-        ("rsqrt.approx", rsqrt_approx_f32, |x| super::rsqrt_approx_f32(x, false)),
-        ("rsqrt.approx.ftz", rsqrt_approx_ftz_f32, |x| super::rsqrt_approx_f32(x, true)),
-        ("sqrt.approx", sqrt_approx_f32, |x| super::sqrt_approx_f32(x, false)),
-        ("sqrt.approx.ftz", sqrt_approx_ftz_f32, |x| super::sqrt_approx_f32(x, true)),
-        ("ex2.approx", ex2_approx_f32, |x| super::ex2_approx_f32(x, false)),
-        ("ex2.approx.ftz", ex2_approx_ftz_f32, |x| super::ex2_approx_f32(x, true)),
-        ("lg2.approx", lg2_approx_f32, |x| super::lg2_approx_f32(x, false)),
-        ("lg2.approx.ftz", lg2_approx_ftz_f32, |x| super::lg2_approx_f32(x, true)),
+        ("rcp.approx", rcp_approx_f32, |x| {
+            super::rcp_approx_f32(x, false)
+        }),
+        ("rcp.approx.ftz", rcp_approx_ftz_f32, |x| {
+            super::rcp_approx_f32(x, true)
+        }),
+        ("rsqrt.approx", rsqrt_approx_f32, |x| {
+            super::rsqrt_approx_f32(x, false)
+        }),
+        ("rsqrt.approx.ftz", rsqrt_approx_ftz_f32, |x| {
+            super::rsqrt_approx_f32(x, true)
+        }),
+        ("sqrt.approx", sqrt_approx_f32, |x| {
+            super::sqrt_approx_f32(x, false)
+        }),
+        ("sqrt.approx.ftz", sqrt_approx_ftz_f32, |x| {
+            super::sqrt_approx_f32(x, true)
+        }),
+        ("ex2.approx", ex2_approx_f32, |x| {
+            super::ex2_approx_f32(x, false)
+        }),
+        ("ex2.approx.ftz", ex2_approx_ftz_f32, |x| {
+            super::ex2_approx_f32(x, true)
+        }),
+        ("lg2.approx", lg2_approx_f32, |x| {
+            super::lg2_approx_f32(x, false)
+        }),
+        ("lg2.approx.ftz", lg2_approx_ftz_f32, |x| {
+            super::lg2_approx_f32(x, true)
+        }),
         ("sin.approx", sin_approx_f32, super::sin_approx_f32),
         ("cos.approx", cos_approx_f32, super::cos_approx_f32),
     ]
@@ -476,7 +496,12 @@ pub type Mismatch = (String, Level, u32, u32, u32);
 /// binade, at every [`Level`] the CPU has; the number of lane results compared, or the first
 /// difference.
 pub fn compare(start: u64, step: u64, forms: usize) -> Result<u64, Mismatch> {
-    compare_at(&[Level::Avx512, Level::Avx2, Level::Base], start, step, forms)
+    compare_at(
+        &[Level::Avx512, Level::Avx2, Level::Base],
+        start,
+        step,
+        forms,
+    )
 }
 
 /// [`compare`] at the given levels (those the CPU has).
