@@ -8,12 +8,24 @@
 //! executor read before). Two input patterns: `seq`, consecutive f32 bit patterns, and `scat`,
 //! pseudo-random values over a realistic range. The fastest of `REPS` passes counts. Also the
 //! first-use cost of each table (decoding it). Run with `cargo bench --bench mufu`.
+//!
+//! `cargo bench --bench mufu -- warp` measures at the warp level, as the executors apply an
+//! instruction: per warp instruction of 32 lanes, the old approximation and the new lane
+//! function each called per lane through a function pointer (how both executors applied them:
+//! PTX `LaneFn`, SASS `Lane3`), the old approximation inlined in the lane loop (where the
+//! compiler may vectorise it: a stricter baseline than the executor ever had), and the new
+//! warp form (PTX `WarpFn` from `fsel::select_warp`, SASS `Warp3` from the decoder's
+//! `MUFU` arms) through a function pointer. `warp one ISA CASE VARIANT` runs one pass for
+//! callgrind.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use gpumemsim::exec::float as fl;
 use gpumemsim::exec::mufu::{interp, table};
+use gpumemsim::exec::{fsel, sass_alu};
+use gpumemsim::ir::types::ScalarType;
+use gpumemsim::ir::{LaneFn, WarpFn};
 
 const N: usize = 1 << 20;
 /// Inputs of a `one` pass.
@@ -129,10 +141,278 @@ fn ns(op: &dyn Fn(u32) -> u32, inputs: &[u32]) -> f64 {
     best
 }
 
+/// Warps of `WARP_N` inputs for the warp-level measurement.
+const WARP_N: usize = 1 << 15;
+
+type Lane3 = fn(u32, u32, u32, u32) -> u32;
+type Warp3 = fn(&[u32; 32], &[u32; 32], &[u32; 32], &mut [u32; 32]);
+
+/// One function at the warp level: its PTX instruction, its SASS `MUFU` op, the old code.
+struct WCase {
+    name: &'static str,
+    opcode: &'static str,
+    mods: &'static [&'static str],
+    mufu: (Lane3, Warp3),
+    old: Op,
+}
+
+fn wcases() -> Vec<WCase> {
+    let cs = cases();
+    let old = |n: &str| cs.iter().find(|c| c.name == n).map(|c| c.old).unwrap();
+    vec![
+        WCase {
+            name: "rcp",
+            opcode: "rcp",
+            mods: &["approx"],
+            mufu: (sass_alu::mufu_rcp, sass_alu::mufu_rcp_warp),
+            old: old("rcp"),
+        },
+        WCase {
+            name: "sqrt",
+            opcode: "sqrt",
+            mods: &["approx"],
+            mufu: (sass_alu::mufu_sqrt, sass_alu::mufu_sqrt_warp),
+            old: old("sqrt"),
+        },
+        WCase {
+            name: "rsqrt",
+            opcode: "rsqrt",
+            mods: &["approx"],
+            mufu: (sass_alu::mufu_rsq, sass_alu::mufu_rsq_warp),
+            old: old("rsqrt"),
+        },
+        WCase {
+            name: "ex2",
+            opcode: "ex2",
+            mods: &["approx"],
+            mufu: (sass_alu::mufu_ex2, sass_alu::mufu_ex2_warp),
+            old: old("ex2"),
+        },
+        WCase {
+            name: "lg2",
+            opcode: "lg2",
+            mods: &["approx"],
+            mufu: (sass_alu::mufu_lg2, sass_alu::mufu_lg2_warp),
+            old: old("lg2"),
+        },
+        WCase {
+            name: "sin",
+            opcode: "sin",
+            mods: &["approx"],
+            mufu: (sass_alu::mufu_sin, sass_alu::mufu_sin_warp),
+            old: old("sin"),
+        },
+        WCase {
+            name: "cos",
+            opcode: "cos",
+            mods: &["approx"],
+            mufu: (sass_alu::mufu_cos, sass_alu::mufu_cos_warp),
+            old: old("cos"),
+        },
+    ]
+}
+
+/// The variants of one warp-level case, each a pass over `inputs` (whole warps) returning a
+/// checksum: `old` (per lane through a pointer), `oldv` (inlined), `new` (per lane through a
+/// pointer), `warp` (the warp form through a pointer), `none` (the loop alone).
+fn warp_pass(c: &WCase, isa: &str, variant: &str, inputs: &[[u32; 32]]) -> u64 {
+    let mut acc = 0u64;
+    let mut out32 = [0u32; 32];
+    let mut out64 = [0u64; 32];
+    let z = [0u32; 32];
+    match (isa, variant) {
+        ("ptx", "old" | "oldv") => {
+            // The registers are u64 in the PTX executor: the same conversions as `new`.
+            let f: Op = if variant == "old" {
+                black_box(c.old)
+            } else {
+                c.old
+            };
+            for a in inputs {
+                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
+                for l in 0..32 {
+                    out64[l] = f(a64[l] as u32) as u64;
+                }
+                acc ^= black_box(&out64)[(acc & 31) as usize];
+            }
+        }
+        ("sass", "old") => {
+            let f: Op = black_box(c.old);
+            for a in inputs {
+                for l in 0..32 {
+                    out32[l] = f(a[l]);
+                }
+                acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
+            }
+        }
+        (_, "oldv") => {
+            for a in inputs {
+                let f = c.old;
+                for l in 0..32 {
+                    out32[l] = f(a[l]);
+                }
+                acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
+            }
+        }
+        ("ptx", "new") => {
+            let f: LaneFn = black_box(fsel::select(c.opcode, c.mods, ScalarType::F32).unwrap());
+            for a in inputs {
+                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
+                for l in 0..32 {
+                    out64[l] = f(a64[l], 0, 0, 0);
+                }
+                acc ^= black_box(&out64)[(acc & 31) as usize];
+            }
+        }
+        ("ptx", "warp") => {
+            let f: WarpFn =
+                black_box(fsel::select_warp(c.opcode, c.mods, ScalarType::F32).unwrap());
+            for a in inputs {
+                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
+                f(&a64, &mut out64);
+                acc ^= black_box(&out64)[(acc & 31) as usize];
+            }
+        }
+        ("ptx", _) => {
+            for a in inputs {
+                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
+                acc ^= black_box(&a64)[(acc & 31) as usize];
+            }
+        }
+        ("sass", "new") => {
+            let f: Lane3 = black_box(c.mufu.0);
+            for a in inputs {
+                for l in 0..32 {
+                    out32[l] = f(0, a[l], 0, 0);
+                }
+                acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
+            }
+        }
+        ("sass", "warp") => {
+            let f: Warp3 = black_box(c.mufu.1);
+            for a in inputs {
+                f(&z, a, &z, &mut out32);
+                acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
+            }
+        }
+        _ => {
+            for a in inputs {
+                acc ^= black_box(a)[(acc & 31) as usize] as u64;
+            }
+        }
+    }
+    acc
+}
+
+/// The inputs of a warp-level case: `WARP_N` scattered values of the case's range, 32 a warp.
+fn warp_inputs(c: &WCase, next: &mut impl FnMut() -> u64) -> Vec<[u32; 32]> {
+    let range = cases()
+        .into_iter()
+        .find(|k| k.name == c.name)
+        .map(|k| k.range)
+        .unwrap();
+    let (lo, hi) = range;
+    (0..WARP_N / 32)
+        .map(|_| {
+            std::array::from_fn(|_| {
+                let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
+                let v = if lo > 0.0 {
+                    (lo as f64 * ((hi / lo) as f64).powf(u)) as f32
+                } else {
+                    (lo as f64 + (hi - lo) as f64 * u) as f32
+                };
+                v.to_bits()
+            })
+        })
+        .collect()
+}
+
+fn warp_main(args: &[String]) {
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    if let [_, one, isa, name, variant, ..] = args {
+        assert_eq!(one, "one", "usage: warp [one ISA CASE VARIANT]");
+        for c in wcases() {
+            let inputs = warp_inputs(&c, &mut next);
+            if c.name == name {
+                let acc = warp_pass(&c, isa, variant, &inputs);
+                let lv = gpumemsim::exec::mufu::warp::level();
+                println!("{isa} {name} {variant} ({lv:?}): {acc:#x}");
+            }
+        }
+        return;
+    }
+    const WREPS: usize = 15;
+    println!(
+        "ns per warp instruction (32 lanes, scattered inputs), fastest of {WREPS} interleaved passes"
+    );
+    println!(
+        "isa   function |  old(ptr) old(inline) | new(ptr)  warp | loop | warp/old(ptr) warp/old(inline)"
+    );
+    // Every variant once before the timed passes: on this host the first ~100 ms of vector
+    // code run several times slower (seen as an order effect: whichever cases came first).
+    let all: Vec<(WCase, Vec<[u32; 32]>)> = wcases()
+        .into_iter()
+        .map(|c| {
+            let i = warp_inputs(&c, &mut next);
+            (c, i)
+        })
+        .collect();
+    let t = Instant::now();
+    while t.elapsed().as_secs_f64() < 0.5 {
+        for (c, inputs) in &all {
+            for isa in ["ptx", "sass"] {
+                for v in ["old", "oldv", "new", "warp", "none"] {
+                    black_box(warp_pass(c, isa, v, inputs));
+                }
+            }
+        }
+    }
+    println!(
+        "warp forms at level {:?}",
+        gpumemsim::exec::mufu::warp::level()
+    );
+    for (c, inputs) in &all {
+        let (c, inputs) = (c, inputs.as_slice());
+        for isa in ["ptx", "sass"] {
+            let vs = ["old", "oldv", "new", "warp", "none"];
+            let mut best = [f64::MAX; 5];
+            for _ in 0..WREPS {
+                for (k, v) in vs.iter().enumerate() {
+                    let t = Instant::now();
+                    black_box(warp_pass(c, isa, v, inputs));
+                    let ns = t.elapsed().as_secs_f64() * 1e9 / inputs.len() as f64;
+                    best[k] = best[k].min(ns);
+                }
+            }
+            println!(
+                "{isa:5} {:8} | {:9.1} {:10.1} | {:8.1} {:5.1} | {:4.1} | {:13.2} {:16.2}",
+                c.name,
+                best[0],
+                best[1],
+                best[2],
+                best[3],
+                best[4],
+                best[3] / best[0],
+                best[3] / best[1]
+            );
+        }
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "warp") {
+        warp_main(&args[i..]);
+        return;
+    }
     // `cargo bench --bench mufu -- one CASE VARIANT PATTERN`: one pass of one variant (old,
     // new, table, interp, none, or decode: none after decoding the table), for instruction counts under callgrind.
-    let args: Vec<String> = std::env::args().collect();
     let one = args.iter().position(|a| a == "one").map(|i| &args[i + 1..]);
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {

@@ -5,7 +5,7 @@
 //! a plain function per lane.
 
 use crate::ir::types::{Rounding, ScalarType};
-use crate::ir::{CmpFn, LaneFn};
+use crate::ir::{CmpFn, LaneFn, WarpFn};
 
 use super::alu::rounding;
 use super::float::{self as fl, CmpOp, FMode, Fmt, TestpOp};
@@ -47,6 +47,47 @@ macro_rules! with_mode {
             Rounding::Rp => flags!(Rounding::Rp),
         }
     }};
+}
+
+/// The warp form ([`WarpFn`]) of the lane function [`select`] returns for the same
+/// instruction, where it has one: the `.f32` special functions (`rcp.approx`, `sqrt.approx`,
+/// `rsqrt`, `ex2`, `lg2`, `sin`, `cos`), computed by [`mufu::warp`] (the same bits).
+pub fn select_warp(opcode: &str, mods: &[&str], ty: ScalarType) -> Option<WarpFn> {
+    use mufu::warp as mw;
+    /// `$f` on the low words of the lanes, the results zero-extended (as the lane functions).
+    macro_rules! w {
+        ($f:path) => {
+            (|a: &[u64], out: &mut [u64; 32]| {
+                let a: &[u64; 32] = a.try_into().expect("a warp's register has 32 lanes");
+                let x: mw::Lanes = std::array::from_fn(|l| a[l] as u32);
+                let mut r = [0u32; 32];
+                $f(&x, &mut r);
+                for l in 0..32 {
+                    out[l] = r[l] as u64;
+                }
+            }) as WarpFn
+        };
+    }
+    let approx = mods.contains(&"approx");
+    let ftz = mods.contains(&"ftz");
+    if ty != ScalarType::F32 {
+        return None;
+    }
+    Some(match (opcode, ftz) {
+        ("rcp", false) if approx => w!(mw::rcp_approx_f32),
+        ("rcp", true) if approx => w!(mw::rcp_approx_ftz_f32),
+        ("sqrt", false) if approx => w!(mw::sqrt_approx_f32),
+        ("sqrt", true) if approx => w!(mw::sqrt_approx_ftz_f32),
+        ("rsqrt", false) => w!(mw::rsqrt_approx_f32),
+        ("rsqrt", true) => w!(mw::rsqrt_approx_ftz_f32),
+        ("ex2", false) => w!(mw::ex2_approx_f32),
+        ("ex2", true) => w!(mw::ex2_approx_ftz_f32),
+        ("lg2", false) => w!(mw::lg2_approx_f32),
+        ("lg2", true) => w!(mw::lg2_approx_ftz_f32),
+        ("sin", _) => w!(mw::sin_approx_f32),
+        ("cos", _) => w!(mw::cos_approx_f32),
+        _ => return None,
+    })
 }
 
 /// Selects a floating-point lane function.

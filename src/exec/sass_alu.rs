@@ -362,6 +362,35 @@ pub fn fmnmx_ftz(a: u32, b: u32, _: u32, p: u32) -> u32 {
     }
 }
 
+/// `MUFU.{RCP,RSQ,SQRT,EX2,LG2,SIN,COS} d, b` in every lane of a warp (an
+/// [`crate::ir::sass::SOp::AluW`]): the same bits as the lane functions below, computed by
+/// [`crate::exec::mufu::warp`].
+macro_rules! mufu_warp {
+    ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(_: &[u32; 32], b: &[u32; 32], _: &[u32; 32], out: &mut [u32; 32]) {
+            crate::exec::mufu::warp::$f(b, out)
+        }
+    )*};
+}
+
+mufu_warp! {
+    /// `MUFU.RCP` in every lane.
+    mufu_rcp_warp => rcp;
+    /// `MUFU.RSQ` in every lane.
+    mufu_rsq_warp => rsq;
+    /// `MUFU.SQRT` in every lane.
+    mufu_sqrt_warp => sqrt;
+    /// `MUFU.EX2` in every lane.
+    mufu_ex2_warp => ex2;
+    /// `MUFU.LG2` in every lane.
+    mufu_lg2_warp => lg2;
+    /// `MUFU.SIN` in every lane.
+    mufu_sin_warp => sin;
+    /// `MUFU.COS` in every lane.
+    mufu_cos_warp => cos;
+}
+
 /// `MUFU.RCP d, b` (the special-function unit's table, [`crate::exec::mufu`]).
 pub fn mufu_rcp(_: u32, b: u32, _: u32, _: u32) -> u32 {
     crate::exec::mufu::rcp(b)

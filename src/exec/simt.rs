@@ -1004,6 +1004,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     b,
                     c,
                     e: x,
+                    w: wf,
                 } => {
                     // Every lane function is total, so all 32 lanes are computed and only the
                     // active ones written back: a branch-free loop over operand slices, with the
@@ -1016,6 +1017,12 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                         (Src::Pred(0), Src::Pred(0), Src::Pred(0), Src::Pred(0))
                     };
                     match shape {
+                        // A lane function of one register with a warp form (the same bits).
+                        (Src::Reg(ra), _, _, _) if wf.is_some() => {
+                            if let Some(g) = wf {
+                                g(w.reg(ra), &mut out);
+                            }
+                        }
                         (Src::Reg(ra), Src::Reg(rb), Src::Imm(cv), Src::Imm(xv)) => {
                             let (av, bv) = (w.reg(ra), w.reg(rb));
                             for l in 0..32 {

@@ -23,6 +23,10 @@ pub type PredReg = u16;
 
 /// Per-lane arithmetic: up to four sources to one result.
 pub type LaneFn = fn(u64, u64, u64, u64) -> u64;
+/// A lane function of one source applied to a whole warp at once: `out[l] = f(a[l], 0, 0, 0)`
+/// for the 32 lanes of `a`, the same bits as the [`LaneFn`] it stands for, computed so that the
+/// host can vectorise it (the special functions: [`crate::exec::mufu::warp`]).
+pub type WarpFn = fn(&[u64], &mut [u64; 32]);
 /// Per-lane comparison for `setp`.
 pub type CmpFn = fn(u64, u64) -> bool;
 
@@ -245,6 +249,8 @@ pub enum Op {
         c: Src,
         /// Fourth source (`bfi`).
         e: Src,
+        /// The warp form of `f` (taking `a` only; used when `a` is a register), if it has one.
+        w: Option<WarpFn>,
     },
     /// `cvt` between any two types.
     Cvt {

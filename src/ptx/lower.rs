@@ -1283,6 +1283,7 @@ impl<'a> KernelBuilder<'a> {
                         b: g(1),
                         c: g(2),
                         e: g(3),
+                        w: None,
                     }
                 } else if let Operand::Vector(parts) = &ops[0] {
                     // Unpack: mov.b64 {%r1, %r2}, %rd
@@ -1310,6 +1311,7 @@ impl<'a> KernelBuilder<'a> {
                                 b: Src::Imm((k as u32 * w) as u64),
                                 c: Src::Imm(0),
                                 e: Src::Imm(0),
+                                w: None,
                             },
                             guard,
                             span,
@@ -1328,6 +1330,7 @@ impl<'a> KernelBuilder<'a> {
                         b: Src::Imm(0),
                         c: Src::Imm(0),
                         e: Src::Imm(0),
+                        w: None,
                     }
                 }
             }
@@ -1482,6 +1485,7 @@ impl<'a> KernelBuilder<'a> {
                     b: s[1],
                     c: s[2],
                     e: s[3],
+                    w: fsel::select_warp(&i.opcode, &mods, ty),
                 }
             }
             "testp" => {
@@ -1613,6 +1617,7 @@ impl<'a> KernelBuilder<'a> {
                     b: self.src(frame, &ops[2], dty, span)?,
                     c: self.src(frame, &ops[3], cty, span)?,
                     e: Src::Imm(0),
+                    w: None,
                 }
             }
             "cvt" => {
@@ -1660,6 +1665,7 @@ impl<'a> KernelBuilder<'a> {
                         b,
                         c: Src::Imm(0),
                         e: Src::Imm(0),
+                        w: None,
                     }
                 } else {
                     let a = self.src(frame, &ops[1], srct, span)?;
@@ -2850,6 +2856,7 @@ mod tests {
                 b: Src::Imm(0),
                 c: Src::Imm(0),
                 e: Src::Imm(0),
+                w: None,
             },
             guard: None,
         }

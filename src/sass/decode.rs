@@ -1256,6 +1256,27 @@ impl Dec<'_> {
                 if high {
                     b.m |= Src::H1_H1;
                 }
+                // The f32 functions of the interpolator also have a warp form (the same bits).
+                let w: Option<Warp3> = match mods {
+                    ["RCP"] => Some(alu::mufu_rcp_warp),
+                    ["RSQ"] => Some(alu::mufu_rsq_warp),
+                    ["SQRT"] => Some(alu::mufu_sqrt_warp),
+                    ["EX2"] => Some(alu::mufu_ex2_warp),
+                    ["LG2"] => Some(alu::mufu_lg2_warp),
+                    ["SIN"] => Some(alu::mufu_sin_warp),
+                    ["COS"] => Some(alu::mufu_cos_warp),
+                    _ => None,
+                };
+                if let Some(f) = w {
+                    let (a, c) = (self.zero(), self.zero());
+                    return none(SOp::AluW {
+                        f,
+                        d: self.rdst(ops[0])?,
+                        a,
+                        b,
+                        c,
+                    });
+                }
                 none(self.alu(f, ops[0], self.zero(), b, self.zero(), 0)?)
             }
             "FCHK" => {

@@ -41,7 +41,7 @@
 use super::coef;
 
 /// The low part of the truncated square, by `(x >> 9) << 7 | (x >> 2) & 0x7f` ([`sq`]).
-static SQ_LO: [u16; 1 << 15] = sq_lo_table();
+pub(super) static SQ_LO: [u16; 1 << 15] = sq_lo_table();
 
 /// The truncated squarer of a 17-bit `x`: `(sum over set bits i of x of x >> (18 - i)) >> 1`.
 /// With `h = x >> 9` and `l = x & 0x1ff`, the partial products of the bits `i >= 10` are

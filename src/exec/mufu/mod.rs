@@ -47,11 +47,13 @@
 //! normal input where no special case and no wrapper scaling applies) and then needs only the
 //! interpolator and one add to the exponent field; other inputs take the general code
 //! (`*_general`), which the fast paths equal on every input (unit test below; all 2^32 inputs
-//! with `--ignored`).
+//! with `--ignored`). The executors apply the f32 functions to a whole warp at once
+//! ([`warp`]: the fast paths vectorised over 32 lanes, the same bits).
 
 mod coef;
 pub mod interp;
 pub mod table;
+pub mod warp;
 
 use super::float::{self as fl, FMode};
 

@@ -1,0 +1,593 @@
+//! The special-function unit on a whole warp at once: `MUFU.RCP/RSQ/SQRT/EX2/LG2/SIN/COS` and
+//! the PTX `.approx` instructions built on them, as functions of all 32 lanes' operands.
+//!
+//! What is modelled: exactly what the per-lane functions of [`super`] compute (the H200's bits;
+//! the unit test below and `--ignored warp_forms_exhaustive` compare every lane function with
+//! its warp form on every 2^32 input). Only the evaluation order differs: the common case of
+//! each function (a normal input that needs no special case and no wrapper scaling, the
+//! `*_fast` paths of [`super`]) is computed in every lane by straight-line integer code over
+//! fixed-size lane arrays, with no branch and no table other than the segment coefficients,
+//! so that the host compiler vectorises it (AVX-512 or AVX2 where the CPU has them, chosen at
+//! run time; the same code without them otherwise). The lanes outside that case are then
+//! recomputed one by one by the general per-lane code. The interpolator's datapath
+//! ([`super::interp`]: segment coefficients `A, B, C`, `(A + B x + C sq(x)) >> sr`, the
+//! truncating squarer) is written here a second time in this branch-free form:
+//!
+//! - the squarer sums its partial products `x >> (18 - i)` under a mask of bit `i` (instead of
+//!   [`super::interp`]'s split table lookup);
+//! - the coefficients are read from per-field arrays (`A`, `B`, `C` apart), the two RSQ and
+//!   SQRT tables concatenated and selected by the exponent's parity;
+//! - `EX2` of a negative argument is the positive datapath on the one's complement of the
+//!   fraction with the result exponent one lower, as in [`super::interp::ex2n`];
+//! - `LG2` of `1.m * 2^E` is `pack(E * 2^36 + L(m))` (one truncation to 24 bits of the exact
+//!   fixed-point sum) where [`super::lg2`] truncates `L` first and the sum second: the two
+//!   truncations toward zero give the same bits because the sum's grid is a multiple of `L`'s
+//!   (checked on every input by the tests below).
+
+use super::{coef, interp};
+
+/// One warp's 32-bit operands or results.
+pub type Lanes = [u32; 32];
+
+/// A table of segment coefficients, one array per field.
+struct Soa<const N: usize> {
+    a: [i64; N],
+    b: [i32; N],
+    c: [i32; N],
+}
+
+/// `t` as [`Soa`]; with `u` (when `N` is twice `t`'s length) appended.
+const fn soa<const N: usize>(t: &[(i64, i32, i32)], u: &[(i64, i32, i32)]) -> Soa<N> {
+    let mut s = Soa {
+        a: [0; N],
+        b: [0; N],
+        c: [0; N],
+    };
+    let mut i = 0;
+    while i < N {
+        let e = if i < t.len() { t[i] } else { u[i - t.len()] };
+        s.a[i] = e.0;
+        s.b[i] = e.1;
+        s.c[i] = e.2;
+        i += 1;
+    }
+    s
+}
+
+static RCP: Soa<128> = soa(&coef::RCP, &[]);
+/// RSQ0 (even E) at 0..64, RSQ1 (odd E) at 64..128.
+static RSQ: Soa<128> = soa(&coef::RSQ0, &coef::RSQ1);
+/// SQRT0 at 0..64, SQRT1 at 64..128.
+static SQRT: Soa<128> = soa(&coef::SQRT0, &coef::SQRT1);
+static EX2: Soa<64> = soa(&coef::EX2, &[]);
+static LG2: Soa<64> = soa(&coef::LG2, &[]);
+
+/// A lane's segment coefficients and the table part of its square, read in a first pass
+/// over the warp (loads only) so that the second pass is arithmetic the host vectorises
+/// without gathers.
+struct Staged {
+    a: [i64; 32],
+    b: [i32; 32],
+    c: [i32; 32],
+    lo: [u32; 32],
+}
+
+/// The [`interp::SQ_LO`] entry of squarer input `q`.
+#[inline(always)]
+fn sq_lo(q: u32) -> u32 {
+    interp::SQ_LO[((q >> 9) << 7 | (q >> 2) & 0x7f) as usize & 0x7fff] as u32
+}
+
+/// The squarer of `q` from its table part `lo` ([`interp`]'s split: `(h * (h & 0xfe) + lo) >> 1`
+/// with `h = q >> 9`).
+#[inline(always)]
+fn sq_of(q: u32, lo: u32) -> u32 {
+    let h = (q >> 9) & 0xff;
+    (h * (h & 0xfe) + lo) >> 1
+}
+
+/// `A + B x + C sq(q)` of lane `l` of `s`.
+#[inline(always)]
+fn eval(s: &Staged, l: usize, x: u32, q: u32) -> i64 {
+    s.a[l]
+        .wrapping_add(s.b[l] as i64 * x as i32 as i64)
+        .wrapping_add(s.c[l] as i64 * sq_of(q, s.lo[l]) as i32 as i64)
+}
+
+/// `RCP`'s segment and squarer input (`2x`, [`interp::rcp`]).
+#[inline(always)]
+fn rcp_seg(x: u32) -> u32 {
+    x >> 16 & 0x7f
+}
+#[inline(always)]
+fn rcp_sqin(x: u32) -> u32 {
+    (x & 0xffff) << 1
+}
+
+/// [`super::rcp_fast`], for any input (meaningful on [`super::rcp_fast_input`]).
+#[inline(always)]
+fn rcp_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let f = eval(s, l, x & 0xffff, rcp_sqin(x)) >> 15;
+    let t = (125u32 << 23).wrapping_add(f as u32);
+    (x & super::SIGN) | t.wrapping_add((127u32 << 23).wrapping_sub(x & super::INF))
+}
+
+/// `(E - (E & 1)) / 2` of the biased exponent field, wrapping.
+#[inline(always)]
+fn half_e(x: u32) -> u32 {
+    ((((x >> 23) & 0xff) as i32 - 127) >> 1) as u32
+}
+
+/// RSQ's and SQRT's segment: the exponent's parity (odd E, even field: the second table) and
+/// the top 6 fraction bits; their squarer input: the low 17 bits.
+#[inline(always)]
+fn rsq_seg(x: u32) -> u32 {
+    ((x >> 23 & 1) ^ 1) << 6 | (x >> 17 & 0x3f)
+}
+#[inline(always)]
+fn low17(x: u32) -> u32 {
+    x & 0x1ffff
+}
+
+/// [`super::rsq_fast`], for any input.
+#[inline(always)]
+fn rsq_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let odd = (x >> 23 & 1) ^ 1;
+    let m = x & 0x7f_ffff;
+    let xx = m & 0x1ffff;
+    let t = (125u32 << 23).wrapping_add((eval(s, l, xx, xx) >> 16) as u32);
+    let t = if m == 0 && odd == 0 { 0x3f80_0000 } else { t };
+    t.wrapping_sub(half_e(x) << 23)
+}
+
+/// [`super::sqrt_fast`], for any input.
+#[inline(always)]
+fn sqrt_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let xx = x & 0x1ffff;
+    let t = (126u32 << 23).wrapping_add((eval(s, l, xx, xx) >> 17) as u32);
+    t.wrapping_add(half_e(x) << 23)
+}
+
+/// EX2's fraction index `g` (one's complemented for a negative argument) and the shift `n`.
+#[inline(always)]
+fn ex2_parts(x: u32) -> (u32, u32, u32) {
+    let e = (x >> 23) & 0xff;
+    let sh = 133u32.wrapping_sub(e).min(63);
+    let q = ((((1u32 << 23) | (x & 0x7f_ffff)) as u64) << 7) >> sh;
+    let (n, f) = ((q >> 24) as u32, (q & 0xff_ffff) as u32);
+    let neg = x >> 31;
+    let g = f >> 1 & 0x7f_ffff;
+    (g, g ^ (neg.wrapping_neg() & 0x7f_ffff), n)
+}
+#[inline(always)]
+fn ex2_seg(x: u32) -> u32 {
+    ex2_parts(x).1 >> 17
+}
+#[inline(always)]
+fn ex2_sqin(x: u32) -> u32 {
+    ex2_parts(x).1 & 0x1ffff
+}
+
+/// [`super::ex2_fast`], for any input.
+#[inline(always)]
+fn ex2_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let (g, gg, n) = ex2_parts(x);
+    let neg = x >> 31;
+    let xx = gg & 0x1ffff;
+    let t = ((126 - neg) << 23).wrapping_add((eval(s, l, xx, xx) >> 15) as u32);
+    let t = if neg != 0 && g == 0 { 0x3f80_0000 } else { t };
+    let up = t.wrapping_add(n << 23);
+    let down = if t >> 23 <= n {
+        0
+    } else {
+        t.wrapping_sub(n << 23)
+    };
+    if neg == 0 {
+        up
+    } else {
+        down
+    }
+}
+
+/// LG2's segment: the top 6 fraction bits.
+#[inline(always)]
+fn lg2_seg(x: u32) -> u32 {
+    x >> 17 & 0x3f
+}
+
+/// [`super::lg2_fast`], for any input: `pack(E * 2^36 + L(m), 36)`, where L(0) counts as 0 for
+/// E >= 0 (the unit's `LG2(1) = 0`).
+#[inline(always)]
+fn lg2_fast(s: &Staged, l: usize, x: u32) -> u32 {
+    let big_e = ((x >> 23) & 0xff) as i32 - 127;
+    let m = x & 0x7f_ffff;
+    let xx = m & 0x1ffff;
+    let v = eval(s, l, xx, xx) >> 2;
+    let v = if m == 0 && big_e >= 0 { 0 } else { v };
+    let t = ((big_e as i64) << 36).wrapping_add(v);
+    let sign = ((t >> 63) as u32) << 31;
+    let mag = t ^ (t >> 63);
+    let d = (mag as f64).to_bits();
+    let r = sign | ((d >> 29) as u32).wrapping_sub((1023 - 127 + 36) << 23);
+    if mag == 0 {
+        sign
+    } else {
+        r
+    }
+}
+
+/// Recomputes the lanes of `slow` with the per-lane `f`.
+#[inline(always)]
+fn fix(a: &Lanes, out: &mut Lanes, mut slow: u32, f: impl Fn(u32) -> u32) {
+    while slow != 0 {
+        let l = slow.trailing_zeros() as usize;
+        out[l] = f(a[l]);
+        slow &= slow - 1;
+    }
+}
+
+/// Defines the warp form `$name` of a fast path and its domain, with the general per-lane
+/// function for the other lanes; the fast part compiled for AVX-512 and AVX2 and chosen at run
+/// time.
+macro_rules! warp_form {
+    ($(#[$doc:meta])* $name:ident, $t:expr, $seg:expr, $sqin:expr, $fast:expr, $domain:expr, $general:expr) => {
+        $(#[$doc])*
+        pub fn $name(a: &Lanes, out: &mut Lanes) {
+            /// `out[l] = fast(a[l])` in every lane; the lanes outside the domain as bits.
+            #[inline(always)]
+            fn body(a: &Lanes, out: &mut Lanes) -> u32 {
+                // First pass: loads only (the coefficients of each lane's segment, the table
+                // part of its square).
+                let mut s = Staged {
+                    a: [0; 32],
+                    b: [0; 32],
+                    c: [0; 32],
+                    lo: [0; 32],
+                };
+                for l in 0..32 {
+                    let k = $seg(a[l]) as usize & ($t.a.len() - 1);
+                    s.a[l] = $t.a[k];
+                    s.b[l] = $t.b[k];
+                    s.c[l] = $t.c[k];
+                    s.lo[l] = sq_lo($sqin(a[l]));
+                }
+                let mut slow = 0u32;
+                for l in 0..32 {
+                    out[l] = $fast(&s, l, a[l]);
+                    slow |= (!$domain(a[l]) as u32) << l;
+                }
+                slow
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw")]
+            unsafe fn body_avx512(a: &Lanes, out: &mut Lanes) -> u32 {
+                body(a, out)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2")]
+            unsafe fn body_avx2(a: &Lanes, out: &mut Lanes) -> u32 {
+                body(a, out)
+            }
+            let slow = match level() {
+                // SAFETY: `level` found the CPU's AVX-512 F, DQ, VL and BW.
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx512 => unsafe { body_avx512(a, out) },
+                // SAFETY: `level` found the CPU's AVX2.
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx2 => unsafe { body_avx2(a, out) },
+                _ => body(a, out),
+            };
+            fix(a, out, slow, $general);
+        }
+    };
+}
+
+/// The vector extensions the warp forms use.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Level {
+    /// AVX-512 F, DQ, VL and BW.
+    Avx512,
+    /// AVX2.
+    Avx2,
+    /// Neither (the same code, compiled for the target's baseline).
+    Base,
+}
+
+/// The best [`Level`] of this CPU (or the one forced by `set_level`, for tests and benches).
+#[inline(always)]
+pub fn level() -> Level {
+    match FORCED.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => return Level::Avx512,
+        2 => return Level::Avx2,
+        3 => return Level::Base,
+        _ => {}
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+        {
+            return Level::Avx512;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Level::Avx2;
+        }
+    }
+    Level::Base
+}
+
+static FORCED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Uses at most `l` from now on (`None`: the CPU's best). A level the CPU lacks is not
+/// forced (the CPU's best applies).
+pub fn set_level(l: Option<Level>) {
+    let best = {
+        FORCED.store(0, std::sync::atomic::Ordering::Relaxed);
+        level()
+    };
+    let rank = |l: Level| match l {
+        Level::Avx512 => 0,
+        Level::Avx2 => 1,
+        Level::Base => 2,
+    };
+    let v = match l {
+        Some(l) if rank(l) >= rank(best) => match l {
+            Level::Avx512 => 1,
+            Level::Avx2 => 2,
+            Level::Base => 3,
+        },
+        _ => 0,
+    };
+    FORCED.store(v, std::sync::atomic::Ordering::Relaxed);
+}
+
+use super::{positive_normal, rcp_fast_input};
+
+#[inline(always)]
+fn ex2_domain(x: u32) -> bool {
+    super::ex2_fast_input(x)
+}
+
+warp_form!(
+    /// `MUFU.RCP` in every lane ([`super::rcp`]).
+    rcp, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, super::rcp_general
+);
+warp_form!(
+    /// `MUFU.RSQ` in every lane ([`super::rsq`]).
+    rsq, RSQ, rsq_seg, low17, rsq_fast, positive_normal, super::rsq_general
+);
+warp_form!(
+    /// `MUFU.SQRT` in every lane ([`super::sqrt`]).
+    sqrt, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, super::sqrt_general
+);
+warp_form!(
+    /// `MUFU.EX2` in every lane ([`super::ex2`]).
+    ex2, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, super::ex2_general
+);
+warp_form!(
+    /// `MUFU.LG2` in every lane ([`super::lg2`]).
+    lg2, LG2, lg2_seg, low17, lg2_fast, positive_normal, super::lg2_general
+);
+warp_form!(
+    /// `rcp.approx.f32` in every lane ([`super::rcp_approx_f32`]).
+    rcp_approx_f32, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, false)
+);
+warp_form!(
+    /// `rcp.approx.ftz.f32` in every lane.
+    rcp_approx_ftz_f32, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, true)
+);
+warp_form!(
+    /// `rsqrt.approx.f32` in every lane ([`super::rsqrt_approx_f32`]).
+    rsqrt_approx_f32, RSQ, rsq_seg, low17, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, false)
+);
+warp_form!(
+    /// `rsqrt.approx.ftz.f32` in every lane.
+    rsqrt_approx_ftz_f32, RSQ, rsq_seg, low17, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, true)
+);
+warp_form!(
+    /// `sqrt.approx.f32` in every lane ([`super::sqrt_approx_f32`]).
+    sqrt_approx_f32, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, false)
+);
+warp_form!(
+    /// `sqrt.approx.ftz.f32` in every lane.
+    sqrt_approx_ftz_f32, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, true)
+);
+warp_form!(
+    /// `ex2.approx.f32` in every lane ([`super::ex2_approx_f32`]).
+    ex2_approx_f32, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, false)
+);
+warp_form!(
+    /// `ex2.approx.ftz.f32` in every lane.
+    ex2_approx_ftz_f32, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, true)
+);
+warp_form!(
+    /// `lg2.approx.f32` in every lane ([`super::lg2_approx_f32`]).
+    lg2_approx_f32, LG2, lg2_seg, low17, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, false)
+);
+warp_form!(
+    /// `lg2.approx.ftz.f32` in every lane.
+    lg2_approx_ftz_f32, LG2, lg2_seg, low17, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, true)
+);
+
+/// `MUFU.SIN` in every lane (the per-lane code, already branch-light, in one loop).
+pub fn sin(a: &Lanes, out: &mut Lanes) {
+    for l in 0..32 {
+        out[l] = super::sin(a[l]);
+    }
+}
+
+/// `MUFU.COS` in every lane.
+pub fn cos(a: &Lanes, out: &mut Lanes) {
+    for l in 0..32 {
+        out[l] = super::cos(a[l]);
+    }
+}
+
+/// `sin.approx{.ftz}.f32` in every lane.
+pub fn sin_approx_f32(a: &Lanes, out: &mut Lanes) {
+    for l in 0..32 {
+        out[l] = super::sin_approx_f32(a[l]);
+    }
+}
+
+/// `cos.approx{.ftz}.f32` in every lane.
+pub fn cos_approx_f32(a: &Lanes, out: &mut Lanes) {
+    for l in 0..32 {
+        out[l] = super::cos_approx_f32(a[l]);
+    }
+}
+
+/// A warp form and the per-lane function it equals, for the tests and the bench.
+pub type Pair = (&'static str, fn(&Lanes, &mut Lanes), fn(u32) -> u32);
+
+/// Every warp form with its per-lane function.
+pub fn pairs() -> [Pair; 19] {
+    [
+        ("rcp", rcp, super::rcp),
+        ("rsq", rsq, super::rsq),
+        ("sqrt", sqrt, super::sqrt),
+        ("ex2", ex2, super::ex2),
+        ("lg2", lg2, super::lg2),
+        ("sin", sin, super::sin),
+        ("cos", cos, super::cos),
+        ("rcp.approx", rcp_approx_f32, |x| {
+            super::rcp_approx_f32(x, false)
+        }),
+        ("rcp.approx.ftz", rcp_approx_ftz_f32, |x| {
+            super::rcp_approx_f32(x, true)
+        }),
+        ("rsqrt.approx", rsqrt_approx_f32, |x| {
+            super::rsqrt_approx_f32(x, false)
+        }),
+        ("rsqrt.approx.ftz", rsqrt_approx_ftz_f32, |x| {
+            super::rsqrt_approx_f32(x, true)
+        }),
+        ("sqrt.approx", sqrt_approx_f32, |x| {
+            super::sqrt_approx_f32(x, false)
+        }),
+        ("sqrt.approx.ftz", sqrt_approx_ftz_f32, |x| {
+            super::sqrt_approx_f32(x, true)
+        }),
+        ("ex2.approx", ex2_approx_f32, |x| {
+            super::ex2_approx_f32(x, false)
+        }),
+        ("ex2.approx.ftz", ex2_approx_ftz_f32, |x| {
+            super::ex2_approx_f32(x, true)
+        }),
+        ("lg2.approx", lg2_approx_f32, |x| {
+            super::lg2_approx_f32(x, false)
+        }),
+        ("lg2.approx.ftz", lg2_approx_ftz_f32, |x| {
+            super::lg2_approx_f32(x, true)
+        }),
+        ("sin.approx", sin_approx_f32, super::sin_approx_f32),
+        ("cos.approx", cos_approx_f32, super::cos_approx_f32),
+    ]
+}
+
+/// A difference between a warp form and its lane function: `(form, level, input, warp result,
+/// lane result)`.
+pub type Mismatch = (String, Level, u32, u32, u32);
+
+/// Compares the warp forms (the first `forms` of [`pairs`]) with their per-lane functions on
+/// the inputs `start, start + step, ...` below 2^32 (32 to a warp) and the edges of every
+/// binade, at every [`Level`] the CPU has; the number of lane results compared, or the first
+/// difference.
+pub fn compare(start: u64, step: u64, forms: usize) -> Result<u64, Mismatch> {
+    compare_at(
+        &[Level::Avx512, Level::Avx2, Level::Base],
+        start,
+        step,
+        forms,
+    )
+}
+
+/// [`compare`] at the given levels (those the CPU has).
+pub fn compare_at(levels: &[Level], start: u64, step: u64, forms: usize) -> Result<u64, Mismatch> {
+    let mut edges = Vec::new();
+    for e in 0..=255u32 {
+        for s in [0, super::SIGN] {
+            for m in [0, 1, 2, 0x40_0000, 0x7f_fffe, 0x7f_ffff] {
+                edges.push(s | e << 23 | m);
+            }
+        }
+    }
+    let mut n = 0u64;
+    for &lv in levels {
+        set_level(Some(lv));
+        let got = level();
+        if got != lv {
+            continue;
+        }
+        let mut check = |a: &Lanes| -> Result<(), Mismatch> {
+            let mut out = [0u32; 32];
+            for (name, w, f) in pairs().into_iter().take(forms) {
+                w(a, &mut out);
+                for l in 0..32 {
+                    let want = f(a[l]);
+                    if out[l] != want {
+                        return Err((name.to_string(), lv, a[l], out[l], want));
+                    }
+                }
+            }
+            n += 32 * forms as u64;
+            Ok(())
+        };
+        let mut x = start;
+        let mut a = [0u32; 32];
+        let mut k = 0;
+        while x < 1 << 32 {
+            a[k] = x as u32;
+            k += 1;
+            if k == 32 {
+                check(&a)?;
+                k = 0;
+            }
+            x += step;
+        }
+        for c in edges.chunks(32) {
+            let mut a = [0u32; 32];
+            for (l, v) in c.iter().enumerate() {
+                a[l] = *v;
+            }
+            check(&a)?;
+        }
+    }
+    set_level(None);
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_squarer_equals_the_partial_products() {
+        for q in 0..1u32 << 17 {
+            assert_eq!(sq_of(q, sq_lo(q)), interp::sq_reference(q), "q = {q:#x}");
+        }
+    }
+
+    #[test]
+    fn warp_forms_equal_the_lane_functions() {
+        // Every 4,099th input plus the binade edges, at every level this CPU has.
+        let r = compare(0, 4099, pairs().len());
+        assert!(r.is_ok(), "{r:?}");
+        assert!(r.unwrap() > 1 << 20);
+    }
+
+    /// The five `MUFU` forms on all 2^32 inputs at the level the executor uses on this CPU
+    /// (the `.approx` forms use the same fast paths on the same domains and the lane functions
+    /// elsewhere, and SIN/COS are the lane functions; the other levels are the same source,
+    /// sampled above): `cargo test --release --lib -- --ignored warp_forms_exhaustive`.
+    #[test]
+    #[ignore]
+    fn warp_forms_exhaustive() {
+        set_level(None);
+        let r = compare_at(&[level()], 0, 1, 5);
+        assert!(r.is_ok(), "{r:?}");
+        assert!(r.unwrap() >= 5 << 32);
+    }
+}
