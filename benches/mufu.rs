@@ -305,6 +305,17 @@ fn warp_pass(c: &WCase, isa: &str, variant: &str, inputs: &[[u32; 32]]) -> u64 {
 }
 
 /// The inputs of a warp-level case: `WARP_N` scattered values of the case's range, 32 a warp.
+/// An input in [lo, hi) from 64 random bits: log-uniform for a positive range, uniform otherwise.
+fn scattered(lo: f32, hi: f32, bits: u64) -> u32 {
+    let u = (bits >> 11) as f64 / (1u64 << 53) as f64;
+    let v = if lo > 0.0 {
+        (lo as f64 * ((hi / lo) as f64).powf(u)) as f32
+    } else {
+        (lo as f64 + (hi - lo) as f64 * u) as f32
+    };
+    v.to_bits()
+}
+
 fn warp_inputs(c: &WCase, next: &mut impl FnMut() -> u64) -> Vec<[u32; 32]> {
     let range = cases()
         .into_iter()
@@ -313,17 +324,7 @@ fn warp_inputs(c: &WCase, next: &mut impl FnMut() -> u64) -> Vec<[u32; 32]> {
         .unwrap();
     let (lo, hi) = range;
     (0..WARP_N / 32)
-        .map(|_| {
-            std::array::from_fn(|_| {
-                let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
-                let v = if lo > 0.0 {
-                    (lo as f64 * ((hi / lo) as f64).powf(u)) as f32
-                } else {
-                    (lo as f64 + (hi - lo) as f64 * u) as f32
-                };
-                v.to_bits()
-            })
-        })
+        .map(|_| std::array::from_fn(|_| scattered(lo, hi, next())))
         .collect()
 }
 
@@ -435,17 +436,7 @@ fn main() {
         let decode = t.elapsed().as_secs_f64();
         let seq: Vec<u32> = (0..n as u32).map(|k| c.seq0.to_bits() + k).collect();
         let (lo, hi) = c.range;
-        let scat: Vec<u32> = (0..n)
-            .map(|_| {
-                let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
-                let v = if lo > 0.0 {
-                    (lo as f64 * ((hi / lo) as f64).powf(u)) as f32
-                } else {
-                    (lo as f64 + (hi - lo) as f64 * u) as f32
-                };
-                v.to_bits()
-            })
-            .collect();
+        let scat: Vec<u32> = (0..n).map(|_| scattered(lo, hi, next())).collect();
         let len = c.table.len() as u32;
         let useq: Vec<u32> = (0..n as u32).map(|k| k % len).collect();
         let uscat: Vec<u32> = (0..n).map(|_| (next() % len as u64) as u32).collect();

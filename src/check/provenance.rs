@@ -412,16 +412,7 @@ fn sass_transfer(k: &Kernel, sc: &SassCode, pc: usize, st: &mut [Prov]) {
         "MOV" | "IMAD" | "IADD3" | "VIADD" | "LEA" | "LOP3" | "SEL"
     );
     match &si.op {
-        SOp::Alu { d, a, b, c, .. } => {
-            let v = [src(st, a), src(st, b), src(st, c)];
-            let p = if carries {
-                v[0].join(v[1]).join(v[2])
-            } else {
-                opaque(&v)
-            };
-            defs.push((*d, p));
-        }
-        SOp::AluP { d, a, b, c, .. } => {
+        SOp::Alu { d, a, b, c, .. } | SOp::AluP { d, a, b, c, .. } => {
             let v = [src(st, a), src(st, b), src(st, c)];
             let p = if carries {
                 v[0].join(v[1]).join(v[2])
