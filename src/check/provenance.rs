@@ -504,7 +504,11 @@ fn sass_transfer(k: &Kernel, sc: &SassCode, pc: usize, st: &mut [Prov]) {
                 }
             }
         }
-        SOp::Fchk { .. }
+        // `LDGSTS` writes only the stage slots, which no instruction names.
+        SOp::LdgSts { .. }
+        | SOp::CpAsyncCommit
+        | SOp::CpAsyncWait { .. }
+        | SOp::Fchk { .. }
         | SOp::Isetp { .. }
         | SOp::Fsetp { .. }
         | SOp::DsetpMinMax { .. }

@@ -1458,14 +1458,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     w.advance(m, pc + 1);
                 }
                 Op::CpAsyncCommit => {
-                    for l in lanes(e) {
-                        for c in w.copies.iter_mut() {
-                            if c.lane as usize == l && c.group == u32::MAX {
-                                c.group = w.copy_groups[l];
-                            }
-                        }
-                        w.copy_groups[l] += 1;
-                    }
+                    Self::cp_async_commit(w, e);
                     w.advance(m, pc + 1);
                 }
                 Op::CpAsyncWait { n, all } => {

@@ -640,8 +640,26 @@ pub enum SOp {
     },
     /// `EXIT`.
     Exit,
+    /// `LDGSTS [shared], [global]`: `cp.async`. The instruction's PTX form is the global load
+    /// of `n` words into the stage slots ([`SassCode::stage`]); the words are then queued
+    /// to land at `shared` as the PTX path's `cp.async` does ([`crate::ir::Op::CpAsyncStore`]).
+    LdgSts {
+        /// The global source ([`SOp::Mem`]).
+        global: Box<SOp>,
+        /// The shared destination ([`SOp::Mem`]).
+        shared: Box<SOp>,
+        /// Words copied (1, 2 or 4).
+        n: u8,
+    },
+    /// `LDGDEPBAR`: `cp.async.commit_group` ([`crate::ir::Op::CpAsyncCommit`]).
+    CpAsyncCommit,
+    /// `DEPBAR.LE SB0, n`: `cp.async.wait_group n` ([`crate::ir::Op::CpAsyncWait`]).
+    CpAsyncWait {
+        /// Groups that may stay pending.
+        n: u32,
+    },
     /// `NOP`, and instructions without an effect gpumemsim models (`MEMBAR`, `ERRBAR`,
-    /// `CCTL`, `DEPBAR`, `NANOSLEEP`, `YIELD`, `WARPSYNC` of the full mask).
+    /// `CCTL`, `DEPBAR` but `DEPBAR.LE SB0`, `NANOSLEEP`, `YIELD`, `WARPSYNC` of the full mask).
     Nop,
     /// `YIELD`: the warp gives up its turn (ptxas puts it in spin-wait loops), so that the
     /// block's other warps run before it goes on.
@@ -684,6 +702,8 @@ pub struct SassCode {
     /// Three slots holding 64-bit values (operands and result of [`SOp::Atom64`]) for the
     /// PTX form of the access, which reads one slot per value.
     pub wide: SReg,
+    /// Four slots holding the bytes an [`SOp::LdgSts`] read, until they are queued.
+    pub stage: SReg,
     /// The slot of the pending `WARPSYNC` (lane 0: its mask, lane 1: the lanes arrived,
     /// lane 2: its index), used like a convergence barrier.
     pub wsync: SReg,

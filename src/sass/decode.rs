@@ -169,6 +169,8 @@ pub(crate) struct Slots {
     pub gid: u16,
     pub aux: u16,
     pub wide: u16,
+    /// Four slots holding the bytes an `LDGSTS` read, until they are queued.
+    pub stage: u16,
     pub sink: u16,
     /// Convergence-barrier slots (`B0..`).
     pub nb: u16,
@@ -282,7 +284,8 @@ impl Slots {
         let gid = wsync + 1;
         let aux = gid + 1;
         let wide = aux + 1;
-        let sink = wide + 3;
+        let stage = wide + 3;
+        let sink = stage + 4;
         Slots {
             nr,
             zero,
@@ -292,6 +295,7 @@ impl Slots {
             gid,
             aux,
             wide,
+            stage,
             sink,
             nb,
             named_r,
@@ -829,6 +833,19 @@ impl Dec<'_> {
         let none = |op: SOp| Ok((op, None));
         match base {
             "YIELD" => none(SOp::Yield),
+            // `LDGDEPBAR` and `DEPBAR.LE SB0, n` are how ptxas writes `cp.async.commit_group`
+            // and `cp.async.wait_group n` (tests/corpus/globalToShmemAsyncCopy: each
+            // `cp.async.wait_group n` of the .ptx is a `DEPBAR.LE SB0, n` of the .sass).
+            "LDGDEPBAR" => {
+                self.no_mods(mods, &[])?;
+                none(SOp::CpAsyncCommit)
+            }
+            "DEPBAR" if mods == ["LE"] && ops.first().map(|o| o.trim()) == Some("SB0") => {
+                self.want(ops, 2)?;
+                none(SOp::CpAsyncWait {
+                    n: self.imm(ops[1], ImmKind::Int)?,
+                })
+            }
             "NOP" | "MEMBAR" | "ERRBAR" | "CCTL" | "DEPBAR" | "NANOSLEEP" | "FENCE"
             | "CGAERRBAR" => none(SOp::Nop),
             "EXIT" => {
@@ -1653,6 +1670,7 @@ impl Dec<'_> {
                 })
             }
             "LDG" | "LDS" | "LDL" | "LD" => self.load(base, mods, ops),
+            "LDGSTS" => self.ldgsts(mods, ops),
             "STG" | "STS" | "STL" | "ST" => self.store(base, mods, ops),
             "ATOMS" | "ATOMG" | "ATOM" | "REDG" | "RED" => self.atomic(base, mods, ops),
             "TEX" | "TLD" | "TLD4" | "TXQ" | "SULD" | "SUST" => self.tex(base, mods, ops),
@@ -2146,6 +2164,34 @@ impl Dec<'_> {
             make_generic(&mut inst);
         }
         Ok((addr, Some(inst)))
+    }
+
+    /// `LDGSTS.E[.BYPASS][.64|.128] [shared], desc[UR][global.64]`: `cp.async` (PTX ISA
+    /// "cp.async"). The global load is the PTX form; the bytes then wait in the warp's queue
+    /// as `cp.async`'s do (see [`SOp::LdgSts`]). `.BYPASS` is `cp.async.cg` (L1 not
+    /// allocated). Zero fill (`.ZFILL`, a source size operand) is not supported yet.
+    fn ldgsts(&self, mods: &[&str], ops: &[&str]) -> R<(SOp, Option<Inst>)> {
+        self.want(ops, 2)?;
+        let bypass = mods.contains(&"BYPASS");
+        let rest: Vec<&str> = mods.iter().copied().filter(|m| *m != "BYPASS").collect();
+        let (bytes, signed, _) = self.mem_width(&rest)?;
+        if signed || bytes < 4 {
+            return Err(self.unsupported());
+        }
+        let n = u16::from(bytes) / 4;
+        let shared = self.mem_addr(ops[0], true)?;
+        let global = self.mem_addr(ops[1], false)?;
+        let cache = if bypass { CacheOp::Cg } else { CacheOp::Ca };
+        let d = (self.s.stage..self.s.stage + n).map(u32::from).collect();
+        let inst = ld(Space::Global, ScalarType::B32, d, cache);
+        Ok((
+            SOp::LdgSts {
+                global: Box::new(global),
+                shared: Box::new(shared),
+                n: n as u8,
+            },
+            Some(inst),
+        ))
     }
 
     fn store(&self, base: &str, mods: &[&str], ops: &[&str]) -> R<(SOp, Option<Inst>)> {

@@ -333,6 +333,7 @@ pub fn load(text: &str, file: &str, ptx: &Program) -> Result<Loaded, SassError> 
             b: d.slots.b,
             gid: d.slots.gid,
             wide: d.slots.wide,
+            stage: d.slots.stage,
             wsync: d.slots.wsync,
             aux: d.slots.aux,
             reset: d.slots.reset_ranges(),

@@ -121,20 +121,49 @@ impl<O: Observer> Ctx<'_, '_, O> {
         addr: Addr,
         e: u32,
     ) {
+        let mut addrs = [0u64; 32];
+        for l in lanes(e) {
+            let base = addr.base.map_or(0, |r| w.regs[r as usize * 32 + l]);
+            addrs[l] = base.wrapping_add(addr.offset as u64);
+        }
+        self.cp_async_queue_at(w, mem, s, &addrs, e);
+    }
+
+    /// Queues lanes `e`'s copies of the bytes in `s` to the shared addresses `addrs` (the
+    /// PTX path's `cp.async` and SASS `LDGSTS` alike).
+    pub(super) fn cp_async_queue_at(
+        &mut self,
+        w: &mut Warp,
+        mem: &BlockMem,
+        s: &[Src],
+        addrs: &[u64; 32],
+        e: u32,
+    ) {
         for l in lanes(e) {
             let mut data = [0u8; 16];
             for (k, r) in s.iter().enumerate().take(4) {
                 let v = self.val(w, mem, *r, l) as u32;
                 data[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
             }
-            let base = addr.base.map_or(0, |r| w.regs[r as usize * 32 + l]);
             w.copies.push(crate::exec::warp::PendingCopy {
                 lane: l as u8,
                 group: u32::MAX,
-                addr: base.wrapping_add(addr.offset as u64),
+                addr: addrs[l],
                 data,
                 len: (4 * s.len().min(4)) as u8,
             });
+        }
+    }
+
+    /// `cp.async.commit_group` for lanes `e`: their queued copies become their newest group.
+    pub(super) fn cp_async_commit(w: &mut Warp, e: u32) {
+        for l in lanes(e) {
+            for c in w.copies.iter_mut() {
+                if c.lane as usize == l && c.group == u32::MAX {
+                    c.group = w.copy_groups[l];
+                }
+            }
+            w.copy_groups[l] += 1;
         }
     }
 

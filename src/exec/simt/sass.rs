@@ -1320,6 +1320,20 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     self.bar_arrive(w, mem, pc, m, e, id, expected, *arrive)?;
                 }
             }
+            SOp::LdgSts { global, shared, n } => {
+                if e != 0 {
+                    let addrs = self.sass_addrs(w, sc, global);
+                    let inst = &self.l.kernel.code[pc as usize];
+                    self.memory_at(w, mem, inst, pc, e, addrs)?;
+                    let dst = self.sass_addrs(w, sc, shared);
+                    let s: Vec<crate::ir::Src> = (0..u32::from(*n))
+                        .map(|k| crate::ir::Src::Reg(u32::from(sc.stage) + k))
+                        .collect();
+                    self.cp_async_queue_at(w, mem, &s, &dst, e);
+                }
+            }
+            SOp::CpAsyncCommit => Self::cp_async_commit(w, e),
+            SOp::CpAsyncWait { n } => self.cp_async_land(w, mem, *n, false, e, pc)?,
             SOp::Nop => {}
             SOp::Yield => w.yielded = true,
         }
