@@ -273,6 +273,20 @@ fn warp_pass(c: &WCase, isa: &str, variant: &str, inputs: &[[u32; 32]]) -> u64 {
                 acc ^= black_box(&out64)[(acc & 31) as usize];
             }
         }
+        ("ptx", "warpp") => {
+            // As `warp`, the u64 registers converted for all warps first (not just before
+            // each call: a wide load of lanes just stored narrower cannot be store-forwarded).
+            let f: WarpFn =
+                black_box(fsel::select_warp(c.opcode, c.mods, ScalarType::F32).unwrap());
+            let a64: Vec<[u64; 32]> = inputs
+                .iter()
+                .map(|a| std::array::from_fn(|l| a[l] as u64))
+                .collect();
+            for a in &a64 {
+                f(a, &mut out64);
+                acc ^= black_box(&out64)[(acc & 31) as usize];
+            }
+        }
         ("ptx", _) => {
             for a in inputs {
                 let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
@@ -353,7 +367,7 @@ fn warp_main(args: &[String]) {
         "ns per warp instruction (32 lanes, scattered inputs), fastest of {WREPS} interleaved passes"
     );
     println!(
-        "isa   function |  old(ptr) old(inline) | new(ptr)  warp | loop | warp/old(ptr) warp/old(inline)"
+        "isa   function |  old(ptr) old(inline) | new(ptr)  warp | loop | warp/old(ptr) warp/old(inline) | warp(pre) /old(ptr)"
     );
     // Every variant once before the timed passes: on this host the first ~100 ms of vector
     // code run several times slower (seen as an order effect: whichever cases came first).
@@ -368,7 +382,7 @@ fn warp_main(args: &[String]) {
     while t.elapsed().as_secs_f64() < 0.5 {
         for (c, inputs) in &all {
             for isa in ["ptx", "sass"] {
-                for v in ["old", "oldv", "new", "warp", "none"] {
+                for v in ["old", "oldv", "new", "warp", "none", "warpp"] {
                     black_box(warp_pass(c, isa, v, inputs));
                 }
             }
@@ -381,8 +395,8 @@ fn warp_main(args: &[String]) {
     for (c, inputs) in &all {
         let (c, inputs) = (c, inputs.as_slice());
         for isa in ["ptx", "sass"] {
-            let vs = ["old", "oldv", "new", "warp", "none"];
-            let mut best = [f64::MAX; 5];
+            let vs = ["old", "oldv", "new", "warp", "none", "warpp"];
+            let mut best = [f64::MAX; 6];
             for _ in 0..WREPS {
                 for (k, v) in vs.iter().enumerate() {
                     let t = Instant::now();
@@ -392,7 +406,7 @@ fn warp_main(args: &[String]) {
                 }
             }
             println!(
-                "{isa:5} {:8} | {:9.1} {:10.1} | {:8.1} {:5.1} | {:4.1} | {:13.2} {:16.2}",
+                "{isa:5} {:8} | {:9.1} {:10.1} | {:8.1} {:5.1} | {:4.1} | {:13.2} {:16.2} | {:9.1} {:9.2}",
                 c.name,
                 best[0],
                 best[1],
@@ -400,7 +414,9 @@ fn warp_main(args: &[String]) {
                 best[3],
                 best[4],
                 best[3] / best[0],
-                best[3] / best[1]
+                best[3] / best[1],
+                best[5],
+                best[5] / best[0]
             );
         }
     }

@@ -29,26 +29,57 @@ use super::{coef, interp};
 /// One warp's 32-bit operands or results.
 pub type Lanes = [u32; 32];
 
-/// A table of segment coefficients, one array per field.
+/// A register lane holding an f32 in its low 32 bits: `u32` (the SASS executor's registers)
+/// or `u64` (the PTX executor's, results zero-extended as its lane functions return them).
+/// The warp forms are generic over it so that the conversion is compiled into the same
+/// vectorised code as the function.
+pub trait Lane: Copy {
+    /// The f32 bits of the lane.
+    fn bits(self) -> u32;
+    /// The lane holding the result `r`.
+    fn of(r: u32) -> Self;
+}
+
+impl Lane for u32 {
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn of(r: u32) -> Self {
+        r
+    }
+}
+
+impl Lane for u64 {
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn of(r: u32) -> Self {
+        r as u64
+    }
+}
+
+/// A table of segment coefficients: `A` in one array, `B` (low word) and `C` (high word)
+/// packed in another, so that a lane's coefficients take two loads (two gathers per vector).
 struct Soa<const N: usize> {
     a: [i64; N],
-    b: [i32; N],
-    c: [i32; N],
+    bc: [u64; N],
 }
 
 /// `t` as [`Soa`]; with `u` (when `N` is twice `t`'s length) appended.
 const fn soa<const N: usize>(t: &[(i64, i32, i32)], u: &[(i64, i32, i32)]) -> Soa<N> {
     let mut s = Soa {
         a: [0; N],
-        b: [0; N],
-        c: [0; N],
+        bc: [0; N],
     };
     let mut i = 0;
     while i < N {
         let e = if i < t.len() { t[i] } else { u[i - t.len()] };
         s.a[i] = e.0;
-        s.b[i] = e.1;
-        s.c[i] = e.2;
+        s.bc[i] = e.1 as u32 as u64 | (e.2 as u32 as u64) << 32;
         i += 1;
     }
     s
@@ -218,10 +249,10 @@ fn lg2_fast(s: &Staged, l: usize, x: u32) -> u32 {
 
 /// Recomputes the lanes of `slow` with the per-lane `f`.
 #[inline(always)]
-fn fix(a: &Lanes, out: &mut Lanes, mut slow: u32, f: impl Fn(u32) -> u32) {
+fn fix<L: Lane>(a: &[L; 32], out: &mut [L; 32], mut slow: u32, f: impl Fn(u32) -> u32) {
     while slow != 0 {
         let l = slow.trailing_zeros() as usize;
-        out[l] = f(a[l]);
+        out[l] = L::of(f(a[l].bits()));
         slow &= slow - 1;
     }
 }
@@ -232,10 +263,11 @@ fn fix(a: &Lanes, out: &mut Lanes, mut slow: u32, f: impl Fn(u32) -> u32) {
 macro_rules! warp_form {
     ($(#[$doc:meta])* $name:ident, $t:expr, $seg:expr, $sqin:expr, $fast:expr, $domain:expr, $general:expr) => {
         $(#[$doc])*
-        pub fn $name(a: &Lanes, out: &mut Lanes) {
+        pub fn $name<L: Lane>(a: &[L; 32], out: &mut [L; 32]) {
             /// `out[l] = fast(a[l])` in every lane; the lanes outside the domain as bits.
             #[inline(always)]
-            fn body(a: &Lanes, out: &mut Lanes) -> u32 {
+            fn body<L: Lane>(a: &[L; 32], out: &mut [L; 32]) -> u32 {
+                let a: Lanes = std::array::from_fn(|l| a[l].bits());
                 // First pass: loads only (the coefficients of each lane's segment, the table
                 // part of its square).
                 let mut s = Staged {
@@ -247,25 +279,26 @@ macro_rules! warp_form {
                 for l in 0..32 {
                     let k = $seg(a[l]) as usize & ($t.a.len() - 1);
                     s.a[l] = $t.a[k];
-                    s.b[l] = $t.b[k];
-                    s.c[l] = $t.c[k];
+                    let bc = $t.bc[k];
+                    s.b[l] = bc as i32;
+                    s.c[l] = (bc >> 32) as i32;
                     s.lo[l] = sq_lo($sqin(a[l]));
                 }
                 let mut slow = 0u32;
                 for l in 0..32 {
-                    out[l] = $fast(&s, l, a[l]);
+                    out[l] = L::of($fast(&s, l, a[l]));
                     slow |= (!$domain(a[l]) as u32) << l;
                 }
                 slow
             }
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw")]
-            unsafe fn body_avx512(a: &Lanes, out: &mut Lanes) -> u32 {
+            unsafe fn body_avx512<L: Lane>(a: &[L; 32], out: &mut [L; 32]) -> u32 {
                 body(a, out)
             }
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "avx2")]
-            unsafe fn body_avx2(a: &Lanes, out: &mut Lanes) -> u32 {
+            unsafe fn body_avx2<L: Lane>(a: &[L; 32], out: &mut [L; 32]) -> u32 {
                 body(a, out)
             }
             let slow = match level() {
@@ -412,30 +445,30 @@ warp_form!(
 );
 
 /// `MUFU.SIN` in every lane (the per-lane code, already branch-light, in one loop).
-pub fn sin(a: &Lanes, out: &mut Lanes) {
+pub fn sin<L: Lane>(a: &[L; 32], out: &mut [L; 32]) {
     for l in 0..32 {
-        out[l] = super::sin(a[l]);
+        out[l] = L::of(super::sin(a[l].bits()));
     }
 }
 
 /// `MUFU.COS` in every lane.
-pub fn cos(a: &Lanes, out: &mut Lanes) {
+pub fn cos<L: Lane>(a: &[L; 32], out: &mut [L; 32]) {
     for l in 0..32 {
-        out[l] = super::cos(a[l]);
+        out[l] = L::of(super::cos(a[l].bits()));
     }
 }
 
 /// `sin.approx{.ftz}.f32` in every lane.
-pub fn sin_approx_f32(a: &Lanes, out: &mut Lanes) {
+pub fn sin_approx_f32<L: Lane>(a: &[L; 32], out: &mut [L; 32]) {
     for l in 0..32 {
-        out[l] = super::sin_approx_f32(a[l]);
+        out[l] = L::of(super::sin_approx_f32(a[l].bits()));
     }
 }
 
 /// `cos.approx{.ftz}.f32` in every lane.
-pub fn cos_approx_f32(a: &Lanes, out: &mut Lanes) {
+pub fn cos_approx_f32<L: Lane>(a: &[L; 32], out: &mut [L; 32]) {
     for l in 0..32 {
-        out[l] = super::cos_approx_f32(a[l]);
+        out[l] = L::of(super::cos_approx_f32(a[l].bits()));
     }
 }
 
