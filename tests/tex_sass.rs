@@ -380,7 +380,7 @@ fn the_rotation_under_sass_equals_the_h200_bit_for_bit() {
 
 /// The H200 sweeps as SASS (the first sweeps and the targeted ones): every result word and
 /// every array after the stores equal the PTX run's, and every word the PTX run matches the
-/// H200 in (all but the 21 trilinear float words tests/texture_hw.rs lists) is the H200's.
+/// H200 in (every word: tests/texture_hw.rs) is the H200's.
 #[test]
 fn the_h200_sweeps_under_sass_equal_ptx() {
     let ptx = std::fs::read_to_string(root("tests/hw/texture/sweep_kernels.ptx")).unwrap();

@@ -12,8 +12,8 @@
 //! showed): corner weights split axis by axis ([`corner_weights`]), float texels in block
 //! floating point ([`block_bits`], after NVIDIA's US patent 8,098,257; by z slice in 3D,
 //! [`trilinear_sum`]), 8/16-bit normalized texels in fixed point ([`from_fixed16`]).
-//! Bit-exact on every filtered word of the sweeps but 21 trilinear float ones of runs 1 and 4
-//! and 186 of run 5's trilinear probes (README, "What is not yet equal").
+//! Bit-exact on every filtered word of the sweeps, the trilinear float words of runs 1, 4, 5
+//! and 6 included (README, "What the sweeps showed").
 
 use super::desc::{AddressMode, FilterMode, TextureDesc};
 use super::format::{decode, returns_float, ChannelFormat, ChannelType, ReadMode, Texel};
@@ -230,9 +230,10 @@ fn block_bits(ty: ChannelType) -> i32 {
     }
 }
 
-/// The block floating-point sum `Σ w_i v_i / 256` of float taps (`None` when a tap is not
-/// finite: then the exact sum, which carries the infinity or NaN).
-fn block_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
+/// The block floating-point sum `Σ w_i v_i / 256` of float taps and the block's exponent
+/// (`None` when no tap of non-zero weight is non-zero: then the sum is 0), or `None` when a
+/// tap is not finite (then the exact sum, which carries the infinity or NaN, is used).
+fn block_sum(taps: &[(u32, f64)], bits: i32) -> Option<(f64, Option<i32>)> {
     let mut e_max = i32::MIN;
     for &(w, v) in taps {
         if !v.is_finite() {
@@ -244,7 +245,7 @@ fn block_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
         }
     }
     if e_max == i32::MIN {
-        return Some(0.0);
+        return Some((0.0, None));
     }
     let shift = bits - 1 - e_max;
     let mut acc: i64 = 0;
@@ -256,36 +257,39 @@ fn block_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
         }
     }
     // |acc| < 2^(bits + 11): exact in f64, as is the power-of-two scaling.
-    Some(acc as f64 * 2f64.powi(-shift - 8))
+    Some((acc as f64 * 2f64.powi(-shift - 8), Some(e_max)))
 }
 
 /// The block floating-point sum of a footprint's float taps: one block for 1D and 2D, one per
-/// z slice (corners 0-3 and 4-7) for 3D, the two sums added exactly (measured, run 4: 3D random
-/// points of f32 and f16 texels; one block over the 8 taps leaves 534 of 8,192 f32 and 745 of
-/// 8,192 f16 values off, blocks by slice 5 and 15, blocks along x or y hundreds). Returned as
-/// an f64 that rounds to f32 or f16 as the exact sum does: the two-sum error, where there is
-/// one, moves it one f64 step toward the exact value, which only breaks ties.
+/// z slice (corners 0-3 and 4-7) for 3D. The two slice sums meet in an accumulator whose
+/// exponent is the larger block exponent `E` lowered to the next `4k + 1` below or at it,
+/// `E' = E - ((E - 1) mod 4)`; its step is the block step there, `2^(E' - bits + 1 - 8)`.
+/// The sum of the slice of the larger exponent lies on that step already; the other slice's
+/// sum is floored to it (rounded toward minus infinity, as a two's complement shift does),
+/// and the two are added exactly.
+///
+/// Measured (tests/hw/texture/README.md): run 6's probes, slices that cancel to exactly 0 but
+/// keep a large block exponent next to slices of one value, show the floor and its step
+/// directly (the step is `2^-((E - 1) mod 4)` of the block step, read off 65,536 words); the
+/// rule then leaves no word off among all trilinear float words of runs 1, 4, 5 and 6 (f32
+/// and f16 alike). Adding the slice sums exactly leaves 187 words of runs 1, 4 and 5 off,
+/// flooring at the block step itself (no lowering of `E`) 203, one 8-tap block 534 + 745 of
+/// run 4's 16,384 random-cube words.
+///
+/// Returned as an exact f64 (both sums are integers of at most `bits + 14` bits in the step).
 fn trilinear_sum(taps: &[(u32, f64)], bits: i32) -> Option<f64> {
     if taps.len() != 8 {
-        return block_sum(taps, bits);
+        return block_sum(taps, bits).map(|(s, _)| s);
     }
-    let (a, b) = (block_sum(&taps[..4], bits)?, block_sum(&taps[4..], bits)?);
-    let s = a + b;
-    // Knuth's two-sum: s + e == a + b exactly.
-    let bb = s - a;
-    let e = (a - (s - bb)) + (b - bb);
-    Some(if e == 0.0 || !s.is_finite() {
-        s
-    } else if (e > 0.0) == (s > 0.0) || s == 0.0 {
-        // Away from zero when e has s's sign (or s is 0: then e itself is the sum).
-        if s == 0.0 {
-            e
-        } else {
-            f64::from_bits(s.to_bits() + 1)
-        }
-    } else {
-        f64::from_bits(s.to_bits() - 1)
-    })
+    let ((a, ea), (b, eb)) = (block_sum(&taps[..4], bits)?, block_sum(&taps[4..], bits)?);
+    let (big, small, e) = match (ea, eb) {
+        (Some(ea), Some(eb)) if ea >= eb => (a, b, ea),
+        (Some(_), Some(eb)) => (b, a, eb),
+        // One slice sums to 0 (no non-zero tap of non-zero weight): the other alone.
+        _ => return Some(a + b),
+    };
+    let step = 2f64.powi(e - (e - 1).rem_euclid(4) - bits + 1 - 8);
+    Some(big + (small / step).floor() * step)
 }
 
 /// A channel's value in the filter's 16-bit fixed point, for 8- and 16-bit integer channels read

@@ -1,5 +1,5 @@
 // Texture and surface sweeps for the H200 (issue 10). Build and run:
-//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted|trilinear]
+//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted|trilinear|triprobe]
 // Every case: a texture (or surface) object of one configuration, a list of coordinate records
 // and what the GPU returned for each; the file format is described in tests/hw/texture/README.md
 // and read by tests/texture_hw.rs, which runs the same kernels (sweep_kernels.cu, via its
@@ -478,6 +478,49 @@ static void tri_slices() {
   }
 }
 
+// `triprobe` mode (issue 10, branch texf4): 2 x 2 x 64 f32 arrays of 4 channels read at x = 1,
+// y = 0.5 (row 0 only, both columns at weight T/2 for an even slice weight T) between two
+// slices at an even z weight. Even slices hold +G at (0, 0) and -G at (1, 0) (first array: the
+// slice sums to exactly 0 but keeps G's block exponent), or -G' with G' a few f32 steps below
+// G (second array: a small residual at G's block exponent); odd slices hold B at both texels
+// (sum T * B / 256, exact). G's exponent is random in 2^-8 .. 2^12, B's in 2^-24 .. 2^12, signs
+// random; the point's lower slice is even or odd at random, so either slice is the larger.
+// What the H200 returns is then the other slice's sum as the texture unit aligns it to G's
+// accumulator.
+static void tri_probe() {
+  for (int resid = 0; resid < 2; ++resid) {
+    const int D = 64;
+    std::vector<uint8_t> data(2 * 2 * D * 4 * 4);
+    for (int z = 0; z < D; ++z)
+      for (int k = 0; k < 4; ++k) {
+        uint64_t q = next_rand();
+        uint32_t v0, v1;
+        if (z % 2 == 0) {
+          uint32_t g = ((uint32_t)q & 0x807fffffu) | ((uint32_t)(127 - 8 + (int)((q >> 32) % 21)) << 23);
+          uint32_t m = g & 0x7fffffu;
+          uint32_t steps = resid ? 1 + (uint32_t)((q >> 40) % (1u << ((q >> 60) % 16 + 1))) : 0;
+          if (steps > m) steps = m;
+          v0 = g;
+          v1 = (g - steps) ^ 0x80000000u;
+        } else {
+          v0 = v1 = ((uint32_t)q & 0x807fffffu) | ((uint32_t)(127 - 24 + (int)((q >> 32) % 37)) << 23);
+        }
+        for (int i = 0; i < 4; ++i) {
+          uint32_t v = (i % 2 == 0) ? v0 : v1;
+          if (z % 2 == 1) v = v0;
+          memcpy(&data[((z * 4 + i) * 4 + k) * 4], &v, 4);
+        }
+      }
+    std::vector<uint32_t> r;
+    for (int n = 0; n < 8192; ++n) {
+      uint64_t q = next_rand();
+      int z = (int)(q % (D - 1)), az = 2 * (1 + (int)((q >> 8) % 127));
+      push_rec(r, 1.0f, 0.5f, z + 0.5f + az / 256.0f);
+    }
+    targeted_case("tex3d", F32, 4, 0, 1, 1, 3, 2, 2, D, data, r);
+  }
+}
+
 static int outw_of(const char* kname) { return strstr(kname, "_v4_") ? 4 : 1; }
 
 // Surface cases over a 32-bit array (dims 2 or 3; or 1): reads at byte coordinates, then writes.
@@ -572,7 +615,7 @@ static void surf_case(const char* kname, int dims, bool risky) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [surf|risky|targeted]\n"); return 2; }
+  if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [surf|risky|targeted|trilinear|triprobe]\n"); return 2; }
   g_out = fopen(argv[1], "wb");
   if (!g_out) { perror(argv[1]); return 1; }
   if (argc > 2 && !strcmp(argv[2], "trilinear")) {  // trilinear float sums (branch texf3)
@@ -580,6 +623,12 @@ int main(int argc, char** argv) {
     targeted();
     g_tri = false;
     tri_slices();
+    fclose(g_out);
+    printf("cases %d\n", g_cases);
+    return 0;
+  }
+  if (argc > 2 && !strcmp(argv[2], "triprobe")) {  // slice alignment probes (branch texf4)
+    tri_probe();
     fclose(g_out);
     printf("cases %d\n", g_cases);
     return 0;
