@@ -73,3 +73,32 @@ for li, name in ((42, "cas_pat ok"), (43, "cas_pat fail")):
             print("== launch %d %s %s" % (li, name, pref))
             for x in s:
                 print("  %-14s ex %d th %d wf %d ideal %d" % x)
+
+
+def pack(out_path):
+    """Every instruction of every launch of both Source-page passes as one CSV (what
+    tests/cas_hw.rs reads): pass,launch,offset,source,executed,threads,wavefronts_shared,
+    ideal_shared; offset from the kernel's first instruction."""
+    with open(out_path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["pass", "launch", "offset", "source", "executed", "threads", "wavefronts_shared",
+                    "ideal_shared"])
+        for pref, ps in (("src", 1), ("src2", 2)):
+            for li in range(44):
+                p = os.path.join(D, "%s_%02d.csv" % (pref, li))
+                rows = list(csv.reader(open(p)))
+                hi = next(k for k, r in enumerate(rows) if r and r[0] == "Address")
+                h = rows[hi]
+                ix = lambda n: h.index(n) if n in h else None
+                c = [ix(n) for n in ("Source", "Instructions Executed", "Thread Instructions Executed",
+                                      "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal")]
+                body = [r for r in rows[hi + 1:] if len(r) >= len(h)]
+                a0 = int(body[0][0], 16)
+                for r in body:
+                    v = lambda i: (r[i].replace(",", "") if i is not None and r[i] not in ("", "-") else "0")
+                    w.writerow([ps, li, "0x%04x" % (int(r[0], 16) - a0), " ".join(r[c[0]].split()),
+                                v(c[1]), v(c[2]), v(c[3]), v(c[4])])
+
+
+if len(sys.argv) > 2 and sys.argv[2] == "--pack":
+    pack(sys.argv[3])
