@@ -54,14 +54,15 @@
 //!   measured; whether an unused-result `ATOMS.ADD` of a variable value aggregates the same way
 //!   is an assumption.
 //! - Shared COMPARE-AND-SWAP (measured, `tests/hw/h200/cas/`, Source page of
-//!   `tests/hw/cas/cas_probe.toml` launches 43-44, `cas_pat`, compare equal and unequal alike):
+//!   `tests/hw/cas/cas_probe.toml`, `tests/hw/h200/cas/source.csv` launches 42-43 (0-based),
+//!   `cas_pat`, compare equal and unequal alike):
 //!   `ATOMS.CAS` costs twice the wavefronts and twice the ideal wavefronts of the other atomics
 //!   on the same addresses: 32-bit, 32 lanes on one word 64 (ideal 2), on consecutive words 2,
 //!   stride 2 words 4, one bank 64; 64-bit: one word 64 (ideal 4), consecutive 4, stride 2 8,
-//!   one bank 64; the user CAS loops of launches 2-23 (one warp, 1-32 lanes on one u64) 2 per
+//!   one bank 64; the user CAS loops of launches 1-23 (one warp, 1-32 lanes on one u64) 2 per
 //!   active lane. ptxas's `ATOMS.CAST.SPIN.64` (the retry loop of a shared 64-bit
 //!   `atomicAdd`) does not serialize its same-address lanes: 2 wavefronts per half-warp with
-//!   an active lane, equal to the ideal (launches 1-22 of one warp: 32 lanes 96 for 32
+//!   an active lane, equal to the ideal (launches 0-21 of one warp: 32 lanes 96 for 32
 //!   executions, 31 lanes 94, 16 lanes 32; and every multi-warp launch once the retry order of
 //!   `crate::exec` is applied).
 //! - Stores use the load rule without packing (k_shared_wide.csv launches 15–20, `STS.64` /
