@@ -833,7 +833,7 @@ const ISA_FLOAT_WARP_INST: (&str, &str) = (
 /// 128-bit `IMAD.WIDE/HI` carry chains decode and run; every output word equals the H200's
 /// (tests/hw/h200/hw/outputs/k_isa) but those of [`ISA_WORDS_NOT_YET`], and the counters of
 /// the launches other than `isa_atom` (a CAS retry loop: the H200 runs its ATOMS.CAST.SPIN.64
-/// 2,023 times, the simulator 512; docs/notes/issue-9-sfchk.md) equal the H200's (sass2);
+/// 2,023 times, the simulator 2,024; docs/notes/issue-9-scas.md) equal the H200's (sass2);
 /// `isa_float`'s too since `FCHK` follows the H200's rule (tests/fchk_hw.rs).
 #[test]
 fn isa_under_sass_against_the_h200() {

@@ -677,11 +677,13 @@ fn sign_extend(v: u64, from_bytes: u32, to_bytes: u32) -> u64 {
 
 impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     fn run_block(&mut self, warps: &mut [Warp], mem: &mut BlockMem) -> Result<(), Fault> {
+        // The warp that goes first in the next round of CAS retries.
+        let mut cas_next = 0u32;
         loop {
             let mut any_live = false;
             let mut yielded = false;
             for w in warps.iter_mut() {
-                if w.ready() != 0 {
+                if w.ready() != 0 && !w.cas_park {
                     match &self.l.kernel.sass {
                         Some(sc) => self.run_warp_sass(w, mem, sc)?,
                         None => self.run_warp(w, mem)?,
@@ -692,6 +694,10 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             }
             if !any_live {
                 return Ok(());
+            }
+            if warps.iter().any(|w| w.cas_park) {
+                cas_next = self.cas_round(warps, mem, cas_next)?;
+                continue;
             }
             // A warp that gave up its turn can still run: no barrier is due yet. (A spin that
             // never ends runs into the block's instruction budget.)
@@ -705,6 +711,37 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             self.release_barrier(warps, mem)?;
             self.obs.barrier();
         }
+    }
+
+    /// One round of the block's CAS retry loops (SASS `ATOMS.CAST.SPIN.64`, ptxas's lowering of
+    /// a shared 64-bit `atomicAdd` and the like): every warp waiting before its compare-and-store
+    /// has done its loop's load; they store in turn, starting with the warp after the one that
+    /// went first in the last round (`first`; warps in index order, wrapping), each running on
+    /// until it waits again. So one lane of the first warp stores and the others' compares fail
+    /// (their loads are older), as on the H200, whose Source page counts of one to four warps
+    /// of 32 lanes on one word are those of this order exactly (tests/hw/h200/cas/, cas_probe's
+    /// `spin_sh`: 32, 127 and 506 executions per block, 528, 2,080 and 8,256 thread
+    /// executions; tests/cas_hw.rs). Returns the warp that goes first next.
+    fn cas_round(
+        &mut self,
+        warps: &mut [Warp],
+        mem: &mut BlockMem,
+        first: u32,
+    ) -> Result<u32, Fault> {
+        let n = warps.len() as u32;
+        let mut order: Vec<usize> = (0..warps.len()).filter(|&i| warps[i].cas_park).collect();
+        order.sort_by_key(|&i| (i as u32 + n - first % n.max(1)) % n.max(1));
+        let next = order.first().map_or(first, |&i| (i as u32 + 1) % n.max(1));
+        let Some(sc) = self.l.kernel.sass.clone() else {
+            return Ok(next);
+        };
+        for i in order {
+            let w = &mut warps[i];
+            w.cas_park = false;
+            w.cas_go = true;
+            self.run_warp_sass(w, mem, &sc)?;
+        }
+        Ok(next)
     }
 
     /// All live threads wait: release the barrier they wait at, or report why it cannot be.
@@ -1624,6 +1661,26 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         self.obs.access_fault(k, pc, self.ctaid, thread)
     }
 
+    /// The compare-and-swap form of the atomic at `pc` ([`crate::mem::request::Cas`]).
+    fn cas_form(&self, kind: AccessKind, pc: u32) -> crate::mem::request::Cas {
+        use crate::mem::request::Cas;
+        if kind != AccessKind::Atomic {
+            return Cas::No;
+        }
+        match self.l.kernel.code.get(pc as usize).map(|i| &i.op) {
+            Some(Op::Atom {
+                op: AtomOp::Cas, ..
+            }) => {
+                if sass::is_spin(self.l.kernel.sass.as_deref(), pc) {
+                    Cas::Spin
+                } else {
+                    Cas::Swap
+                }
+            }
+            _ => Cas::No,
+        }
+    }
+
     /// Tells the observer about one warp-level access.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -1637,6 +1694,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         pc: u32,
         cache_op: crate::mem::request::CacheOp,
     ) {
+        let cas = self.cas_form(kind, pc);
         self.obs.mem(&MemRequest {
             warp: self.warp,
             space,
@@ -1646,6 +1704,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             mask,
             pc,
             cache_op,
+            cas,
         });
     }
 

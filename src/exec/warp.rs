@@ -39,6 +39,11 @@ pub struct Warp {
     /// The warp gave up its turn (a spin-wait: SASS `YIELD`, PTX `ld.acquire`/`ld.relaxed`):
     /// the block's other warps run before it goes on.
     pub yielded: bool,
+    /// The warp waits before an `ATOMS.CAST.SPIN.64` for the block's round of CAS retries
+    /// (`crate::exec::simt`, the retry order).
+    pub cas_park: bool,
+    /// The round released the warp: its next `ATOMS.CAST.SPIN.64` executes.
+    pub cas_go: bool,
     /// Queued `cp.async` copies, in issue order ([`crate::ir::Op::CpAsyncStore`]).
     pub copies: Vec<PendingCopy>,
     /// Per lane, how many `cp.async` groups it has committed.
@@ -78,6 +83,8 @@ impl Warp {
             tid: [[0; 32]; 3],
             red_pred: 0,
             yielded: false,
+            cas_park: false,
+            cas_go: false,
             copies: Vec::new(),
             copy_groups: [0; 32],
         }
@@ -127,6 +134,8 @@ impl Warp {
         self.converged = true;
         self.red_pred = 0;
         self.yielded = false;
+        self.cas_park = false;
+        self.cas_go = false;
         self.copies.clear();
         self.copy_groups = [0; 32];
     }

@@ -409,6 +409,7 @@ mod tests {
             mask: u32::MAX,
             pc: 0,
             cache_op: CacheOp::Default,
+            cas: crate::mem::request::Cas::No,
         }
     }
 

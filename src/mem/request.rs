@@ -92,6 +92,22 @@ pub struct MemRequest {
     pub pc: u32,
     /// The cache operator written on the instruction.
     pub cache_op: CacheOp,
+    /// Whether the request is a compare-and-swap, and which form ([`Cas`]).
+    pub cas: Cas,
+}
+
+/// The compare-and-swap forms, whose shared-memory wavefronts differ from the other atomics'
+/// (`crate::mem::shared_banks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Cas {
+    /// Not a compare-and-swap.
+    #[default]
+    No,
+    /// `atom.cas` / SASS `ATOMS.CAS`, `ATOMG.CAS`: returns the old value.
+    Swap,
+    /// SASS `ATOMS.CAST.SPIN.64`: ptxas's compare-and-store of a retry loop, returning whether
+    /// it stored.
+    Spin,
 }
 
 impl MemRequest {

@@ -53,6 +53,18 @@
 //!   matches the distinct-word count exactly (103158). Only this increment-by-one form is
 //!   measured; whether an unused-result `ATOMS.ADD` of a variable value aggregates the same way
 //!   is an assumption.
+//! - Shared COMPARE-AND-SWAP (measured, `tests/hw/h200/cas/`, Source page of
+//!   `tests/hw/cas/cas_probe.toml`, `tests/hw/h200/cas/source.csv` launches 42-43 (0-based),
+//!   `cas_pat`, compare equal and unequal alike):
+//!   `ATOMS.CAS` costs twice the wavefronts and twice the ideal wavefronts of the other atomics
+//!   on the same addresses: 32-bit, 32 lanes on one word 64 (ideal 2), on consecutive words 2,
+//!   stride 2 words 4, one bank 64; 64-bit: one word 64 (ideal 4), consecutive 4, stride 2 8,
+//!   one bank 64; the user CAS loops of launches 1-23 (one warp, 1-32 lanes on one u64) 2 per
+//!   active lane. ptxas's `ATOMS.CAST.SPIN.64` (the retry loop of a shared 64-bit
+//!   `atomicAdd`) does not serialize its same-address lanes: 2 wavefronts per half-warp with
+//!   an active lane, equal to the ideal (launches 0-21 of one warp: 32 lanes 96 for 32
+//!   executions, 31 lanes 94, 16 lanes 32; and every multi-warp launch once the retry order of
+//!   `crate::exec` is applied).
 //! - Stores use the load rule without packing (k_shared_wide.csv launches 15–20, `STS.64` /
 //!   `STS.128` strides, and every `STS` of the other kernels).
 //!
@@ -60,7 +72,7 @@
 //! is clamped to 9 words (a misaligned 32-byte access) so the counting stays allocation-free.
 
 use crate::gpu::config::GpuConfig;
-use crate::mem::request::{AccessKind, MemRequest};
+use crate::mem::request::{AccessKind, Cas, MemRequest};
 
 /// The cost of one warp-level shared-memory instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -128,6 +140,20 @@ pub fn shared_wavefronts_with(req: &MemRequest, cfg: &GpuConfig, fast_paths: boo
             out.max_way = out.max_way.max(worst);
         }
         first = end;
+    }
+    match req.cas {
+        Cas::No => {}
+        // Two words per lane's word: the compare value and the new value.
+        Cas::Swap => {
+            out.wavefronts *= 2;
+            out.ideal_wavefronts *= 2;
+        }
+        // Same-address lanes do not serialize: two per phase with an active lane.
+        Cas::Spin => {
+            out.ideal_wavefronts *= 2;
+            out.wavefronts = out.ideal_wavefronts;
+            out.max_way = out.max_way.min(1);
+        }
     }
     out
 }
@@ -311,6 +337,7 @@ mod tests {
             mask,
             pc: 0,
             cache_op: CacheOp::Default,
+            cas: crate::mem::request::Cas::No,
         }
     }
 

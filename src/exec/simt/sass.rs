@@ -155,6 +155,15 @@ fn logic(op: PLogic, t: bool, p: bool) -> bool {
     }
 }
 
+/// Whether the instruction at `pc` is ptxas's `ATOMS.CAST.SPIN.64` (the compare-and-store of a
+/// retry loop).
+pub(super) fn is_spin(sc: Option<&SassCode>, pc: u32) -> bool {
+    matches!(
+        sc.and_then(|sc| sc.insts.get(pc as usize)).map(|i| &i.op),
+        Some(SOp::Atom64 { spin: true, .. })
+    )
+}
+
 /// Lanes waiting at a `BSYNC`.
 #[inline(always)]
 fn parked(w: &Warp, sc: &SassCode) -> u32 {
@@ -590,6 +599,14 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 w.exit(m, m, pc);
                 continue;
             };
+            // The retry loop's compare-and-store waits for the block's round
+            // (`Ctx::cas_round`).
+            if let SOp::Atom64 { spin: true, .. } = si.op {
+                if !std::mem::take(&mut w.cas_go) {
+                    w.cas_park = true;
+                    return Ok(());
+                }
+            }
             if self.block_budget == 0 {
                 let kind = if self.launch_limited {
                     FaultKind::LaunchBudget {
