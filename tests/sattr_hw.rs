@@ -152,6 +152,17 @@ fn check(spec_path: &str, dir: &str, program: &str) -> (usize, usize, usize) {
         if hw > page {
             above += 1;
         }
+        // The report names the part counted on no instruction.
+        let un = l["metrics"]["gpumemsim__sass_inst_unattributed.sum"]
+            .as_f64()
+            .unwrap_or(-1.0);
+        compared += 1;
+        if un != hw.saturating_sub(page) as f64 {
+            bad.push(format!(
+                "{at}: gpumemsim__sass_inst_unattributed.sum {un}, H200 counter less Source page {}",
+                hw.saturating_sub(page)
+            ));
+        }
     }
     assert!(
         bad.is_empty(),

@@ -676,6 +676,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
             self.obs.inst(pc, 0, 0);
         }
         self.stats.warp_instructions += r.unattributed as u64;
+        self.stats.unattributed_warp_instructions += r.unattributed as u64;
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -861,6 +862,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 }
                 let extra = jump(w, sc, m, e, pc, &tgt);
                 self.stats.warp_instructions += extra as u64;
+                self.stats.unattributed_warp_instructions += extra as u64;
                 return Ok(());
             }
             SOp::WarpsyncNop { mask } => {
