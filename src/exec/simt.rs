@@ -156,6 +156,9 @@ pub struct Launch<'a> {
 pub struct LaunchStats {
     /// Warp-level instructions issued.
     pub warp_instructions: u64,
+    /// Of those, under SASS, the ones the H200 counts on no instruction of its Source page
+    /// (the `Release` rules of `exec::simt::sass`): in the launch total, on no line.
+    pub unattributed_warp_instructions: u64,
     /// Thread-level instructions whose guard passed.
     pub thread_instructions: u64,
     /// Blocks run.

@@ -68,8 +68,9 @@ pub struct LaunchReport {
     /// The occupancy limiter, when known.
     pub occupancy_limiter: Option<String>,
     /// Counters per CUDA source line: under PTX the lines with memory traffic, under SASS
-    /// every line that executed an instruction (their `smsp__inst_executed.sum` and thread
-    /// counters add up to the launch's).
+    /// every line that executed an instruction (their thread counters add up to the launch's,
+    /// their `smsp__inst_executed.sum` to the launch's less
+    /// `gpumemsim__sass_inst_unattributed.sum`, which the H200 counts on no instruction).
     pub lines: Vec<LineReport>,
     /// Under SASS: the instruction mix (executions per opcode and per class).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -164,6 +165,11 @@ impl LaunchReport {
             metrics.insert(
                 "smsp__inst_executed.sum".into(),
                 stats.warp_instructions as f64,
+            );
+            // Counted in smsp__inst_executed.sum on no instruction, as on the H200.
+            metrics.insert(
+                "gpumemsim__sass_inst_unattributed.sum".into(),
+                stats.unattributed_warp_instructions as f64,
             );
             metrics.insert(
                 "smsp__sass_thread_inst_executed.sum".into(),

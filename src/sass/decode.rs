@@ -906,8 +906,8 @@ impl Dec<'_> {
             "WARPSYNC" => {
                 // `WARPSYNC.ALL` waits for every live lane of the warp and merges its groups:
                 // so every instruction of binaryPartitionCG and shfl_scan executes as often as
-                // the H200's Source page says (the launch counters of both are higher on the
-                // H200 than its Source page's sums: tests/sass.rs, `UNATTRIBUTED`).
+                // the H200's Source page says (their launch counters are higher by one per
+                // merge, counted on no instruction: src/exec/simt/sass.rs, `Release`).
                 if mods == ["ALL"] {
                     return none(SOp::Warpsync {
                         mask: Src::of(Opnd::Imm(u32::MAX)),

@@ -258,19 +258,33 @@ fn park(
     pc: u32,
     bar: u32,
     masks: &[u32; 32],
-) -> Option<u32> {
+) -> Release {
     if w.converged {
         w.lane_pc = [pc; 32];
         w.converged = false;
     }
     let base = sc.wsync as usize * 32;
+    // A `WARPSYNC.EXCLUSIVE` (or `.COLLECTIVE`) splits the arriving lanes into their
+    // partitions: one unattributed warp-instruction per partition past the first
+    // ([`Release::unattributed`]).
+    let mut split = 0u32;
+    if bar == EXCLUSIVE_BAR {
+        let mut rest = e;
+        while rest != 0 {
+            let mk = masks[rest.trailing_zeros() as usize];
+            rest &= !lanes(rest).fold(0u32, |a, l| a | ((masks[l] == mk) as u32) << l);
+            split += 1;
+        }
+    }
     for l in lanes(e) {
         w.regs[base + l] = wait_record(bar, pc, masks[l]);
     }
     let p = parked(w, sc) | e;
     set_parked(w, sc, p);
     w.advance(m & !e, pc + 1);
-    release_complete(w, sc)
+    let mut r = release_complete(w, sc);
+    r.unattributed += split.saturating_sub(1);
+    r
 }
 
 /// Releases every parked lane whose wait is over: at a `BSYNC`, every live lane of its
@@ -289,10 +303,10 @@ fn park(
 /// later instruction once); a `BSYNC` whose `BSSY` ran in one group executes once per
 /// arriving group (0x0250: 5 label groups, 5 times; 0x0ce0: 2 halves, 2 times).
 #[must_use]
-fn release_complete(w: &mut Warp, sc: &SassCode) -> Option<u32> {
+fn release_complete(w: &mut Warp, sc: &SassCode) -> Release {
     let parked_ = parked(w, sc);
     if parked_ == 0 {
-        return None;
+        return Release::default();
     }
     let base = sc.wsync as usize * 32;
     let rec = |w: &Warp, l: usize| w.regs[base + l];
@@ -313,6 +327,7 @@ fn release_complete(w: &mut Warp, sc: &SassCode) -> Option<u32> {
     }
     let mut rest = released;
     let mut again = None;
+    let mut unattributed = 0u32;
     while rest != 0 {
         let l0 = rest.trailing_zeros() as usize;
         // A WARPSYNC's lanes group by mask, a BSYNC's by instruction.
@@ -323,6 +338,12 @@ fn release_complete(w: &mut Warp, sc: &SassCode) -> Option<u32> {
         rest &= !part;
         if bsync && lanes(part).any(|l| rec(w, l) as u32 != rec(w, l0) as u32) {
             again = Some((rec(w, l0) >> 32) as u32 & 0xff_ffff);
+        }
+        // A `WARPSYNC` partition assembled from lanes of more than one group.
+        let gid = sc.gid as usize * 32;
+        let g0 = w.regs[gid + part.trailing_zeros() as usize];
+        if !bsync && lanes(part).any(|l| w.regs[gid + l] != g0) {
+            unattributed += 1;
         }
         new_group(w, sc, part);
         let pool_at = sc.aux as usize * 32 + 2;
@@ -337,7 +358,30 @@ fn release_complete(w: &mut Warp, sc: &SassCode) -> Option<u32> {
         }
     }
     set_parked(w, sc, parked_ & !released);
-    again
+    Release {
+        again,
+        unattributed,
+    }
+}
+
+/// What [`park`] and [`release_complete`] did beyond moving lanes: the `BSYNC` that executes
+/// once more (`again`), and the warp-instructions the H200 counts in `smsp__inst_executed.sum`
+/// but on no instruction of its Source page (`unattributed`).
+#[derive(Default)]
+struct Release {
+    again: Option<u32>,
+    /// Measured on the H200 (tests/hw/h200/source/sattr/: the probes of
+    /// tests/hw/kernels/sattr_probes.toml, launch counter minus Source-page sum, 53 launches):
+    /// a group arriving at a `WARPSYNC.EXCLUSIVE` or `.COLLECTIVE` whose lanes name `d`
+    /// different masks costs `d - 1` (labeled_partition of one warp into 2, 3, 5, 8, 32
+    /// partitions: 1, 2, 4, 7, 31; collectives over masks of 2, 4, 8 lane groups: 1, 3, 7),
+    /// and a `WARPSYNC` (any kind) that lets go a partition made of lanes of more than one
+    /// arriving group costs 1 for it (`WARPSYNC.ALL` reached by 2 to 8 groups: 1 per trip,
+    /// as binaryPartitionCG's 512). For `.EXCLUSIVE` the second rule rests on one kernel,
+    /// mask_intrinsics (tests/hw/h200/source/sconv/k_warp_masks_1w.csv: 65 per warp = 31 for
+    /// its splits of one group + 34 for its 5 `WARPSYNC.EXCLUSIVE`s reached by 2, 4 or 5
+    /// groups).
+    unattributed: u32,
 }
 
 /// A branch of group `m` whose lanes `taken` go to `target`; the taken lanes of a divergent
@@ -361,16 +405,21 @@ fn new_group(w: &mut Warp, sc: &SassCode, lanes_: u32) {
 
 /// Lanes `e` of group `m` jump to their own `tgt[lane]`; lanes going to another place than
 /// the first's become groups of their own, the rest of `m` goes on at `pc + 1`.
-fn jump(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, tgt: &[u32; 32]) {
+///
+/// Returns the warp-instructions the H200 counts for it beyond the one on its Source page: one
+/// per target past the first (tests/hw/h200/source/sattr/: p_ifelse's `BRX` to 2 and 3 targets
+/// costs 1 and 2).
+#[must_use]
+fn jump(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, tgt: &[u32; 32]) -> u32 {
     if e == 0 {
         w.advance(m, pc + 1);
-        return;
+        return 0;
     }
     let t0 = tgt[e.trailing_zeros() as usize];
     let same = lanes(e).fold(0u32, |a, l| a | ((tgt[l] == t0) as u32) << l);
     if same == e {
         branch(w, sc, m, e, pc, t0);
-        return;
+        return 0;
     }
     if w.converged {
         w.lane_pc = [pc; 32];
@@ -381,7 +430,9 @@ fn jump(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, tgt: &[u32; 32]) {
     }
     let mut rest = e;
     let mut first = true;
+    let mut targets = 0u32;
     while rest != 0 {
+        targets += 1;
         let t = tgt[rest.trailing_zeros() as usize];
         let part = lanes(rest).fold(0u32, |a, l| a | ((tgt[l] == t) as u32) << l);
         if !(first && part == m) {
@@ -393,6 +444,7 @@ fn jump(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, tgt: &[u32; 32]) {
         }
         rest &= !part;
     }
+    targets - 1
 }
 
 impl<O: Observer> Ctx<'_, '_, O> {
@@ -632,12 +684,16 @@ impl<O: Observer> Ctx<'_, '_, O> {
         }
     }
 
-    /// The `BSYNC` at `again` executes once more, with no thread (see [`release_complete`]).
-    fn bsync_again(&mut self, again: Option<u32>) {
-        if let Some(pc) = again {
+    /// The `BSYNC` at `r.again` executes once more, with no thread (see [`release_complete`]);
+    /// `r.unattributed` warp-instructions count in the launch total only, on no instruction
+    /// (the H200's Source page shows them nowhere: [`Release::unattributed`]).
+    fn bsync_again(&mut self, r: Release) {
+        if let Some(pc) = r.again {
             self.stats.warp_instructions += 1;
             self.obs.inst(pc, 0, 0);
         }
+        self.stats.warp_instructions += r.unattributed as u64;
+        self.stats.unattributed_warp_instructions += r.unattributed as u64;
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -821,7 +877,9 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     }
                     tgt[l] = a / 16;
                 }
-                jump(w, sc, m, e, pc, &tgt);
+                let extra = jump(w, sc, m, e, pc, &tgt);
+                self.stats.warp_instructions += extra as u64;
+                self.stats.unattributed_warp_instructions += extra as u64;
                 return Ok(());
             }
             SOp::WarpsyncNop { mask } => {
