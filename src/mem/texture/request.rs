@@ -54,9 +54,9 @@
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
-//!   Not modelled (listed in the test): four-channel float texels filtered (the H200 looks each
-//!   sector up twice), u8 lanes in adjacent 32-byte blocks and f32x2 columns (more wavefronts
-//!   than the box rule), filtered quads stepping along z (1-3% fewer).
+//!   - not modelled (listed in the test): four-channel float texels filtered (the H200 looks
+//!     each sector up twice), u8 lanes in adjacent 32-byte blocks and f32x2 columns (more
+//!     wavefronts than the box rule), filtered quads stepping along z (1-3% fewer).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
