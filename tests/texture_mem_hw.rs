@@ -630,9 +630,6 @@ const METRICS: &[(&str, f64)] = &[
 
 const L2: &str = "lts__t_sectors_srcunit_tex_op_read.sum";
 const L2_HIT: &str = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
-const L1_HIT: &str = "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum";
-const SECTORS: &str = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
-const TAGS: &str = "l1tex__t_set_accesses_pipe_tex_mem_texture.sum";
 const WAVES: &str = "l1tex__data_pipe_tex_wavefronts_mem_texture.sum";
 
 const MERGED: &str = "several SMs miss on the same sectors at about the same time and the H200 \
@@ -643,17 +640,15 @@ const MERGED: &str = "several SMs miss on the same sectors at about the same tim
     its L2 lookups vary by 0.1% to 10% (u8_point_col 18,494 to 20,518) and stay below the \
     model's every time (f32_point_row 13,908 to 13,954 against 16,384), while L1 hits, sectors, \
     tags and wavefronts never vary";
-const TRILINEAR: &str = "unexplained: the H200 looks up 8.7 sectors and 6.0 tags per trilinear \
-    request where the quad's 2x2x2 footprints occupy 5.75 sectors and 3.5 lines, 2.1 wavefronts \
-    where the model gives 2";
 const SCATTERED: &str = "scattered texels: 2.3 wavefronts per 4-sector request (3.2 bilinear, \
     5.5 per 8-lane fetch) where the half-GOB rule gives 4 (1, 8): the data stage serves far-apart \
     blocks together, by a rule not found. Probed with single warps (run3/ncu/texw_probe.csv.zst): \
     2, 4 or 8 fetches at power-of-two distances from 64 bytes to 8 MiB never share a wavefront, \
     nor do 2D texels 8 to 256 texels or rows apart; random ones do (8 random 64-byte units: 6.7 \
     wavefronts on average, 5 to 8; 4 random texels of a quad: 2.5, 1 to 4), more often when the \
-    texels lie closer together (fetch1d_random, 256 KiB: 5.5)";
-const COLZ: &str = "four consecutive slices of a 3D array in 2 wavefronts where the rule gives 4";
+    texels lie closer together (fetch1d_random, 256 KiB: 5.5); pairs never share one, at \
+    m x 2^j bytes (m = 3, 5, 7, 9) nor at random within 64 KiB, while 8 random units within \
+    64 KiB take 6 or 7 (run4, tests/texture3d_hw.rs)";
 const PITCH_TAGS: &str = "pitch-linear memory, bilinear: with one L2 request per texel-space \
     tag block and line (pitch2d_point_row's 4,096 L2 hits now exact; this launch had 8,365 \
     before) the model finds 11,624 L2 hits where the H200 finds 11,877 to 11,905 in 5 \
@@ -670,17 +665,8 @@ const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     ("f32_1d_linear_half_row", &[L2_HIT], MERGED),
     ("f32_1d_point_stride2", &[L2, L2_HIT], MERGED),
     ("f32_1d_point_stride32", &[L2, L2_HIT], MERGED),
-    (
-        "f32_3d_linear_half_brick4x4x2",
-        &[SECTORS, L1_HIT, TAGS, WAVES, L2_HIT],
-        TRILINEAR,
-    ),
-    (
-        "f32_3d_linear_half_row",
-        &[SECTORS, L1_HIT, TAGS, WAVES, L2, L2_HIT],
-        TRILINEAR,
-    ),
-    ("f32_3d_point_colz", &[WAVES], COLZ),
+    ("f32_3d_linear_half_brick4x4x2", &[L2_HIT], MERGED),
+    ("f32_3d_linear_half_row", &[L2, L2_HIT], MERGED),
     ("f32_3d_point_colz", &[L2_HIT], MERGED),
     ("f32_gather_col", &[L2, L2_HIT], MERGED),
     ("f32_gather_row", &[L2, L2_HIT], MERGED),

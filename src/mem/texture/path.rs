@@ -91,6 +91,7 @@ impl TexturePath {
                         y,
                         z,
                         pitch_linear: matches!(g.kind, ResourceKind::Pitch2d),
+                        volume: g.depth > 1,
                     },
                 );
             }

@@ -34,10 +34,29 @@
 //!   apart, 1; `fetch1d_stride32`, 128 bytes apart, 8). A filtered or gathered request (lanes
 //!   reading several texels) is one wavefront per slice of its footprint: bilinear and `tld4`
 //!   quads 1, even where their footprints cross blocks (`f32_linear_half_*`, `f32_gather_*`,
-//!   `rotate_1024`: 262,144 for 262,144 requests), trilinear 2 (`f32_3d_linear_half_*`: 2.1).
+//!   `rotate_1024`: 262,144 for 262,144 requests).
 //!   Where the hardware does better: requests whose texels are scattered (`*_random`: 2.3 per
-//!   4-sector request where this rule gives 4) and four consecutive slices of a 3D array (2,
-//!   `f32_3d_point_colz`); these launches are listed in the hardware test with that cause.
+//!   4-sector request where this rule gives 4); these launches are listed in the hardware test
+//!   with that cause.
+//! - 3D arrays (source: tests/hw/h200/texture_mem/run4/, tests/hw/texture_mem/tex3_probe.cu,
+//!   252 launches; tests/texture3d_hw.rs):
+//!   - a filtered quad is looked up in two passes, lanes 4k and 4k+1, then 4k+2 and 4k+3, each
+//!     with its own sectors and tags (`pair_AABB`: 4 sectors, `pair_ABAB`, `pair_ABBA`: 8;
+//!     `f32_3d_linear_half_row`: 142,880 sectors and 98,592 tags, as the passes' footprints
+//!     give exactly, where the quad's occupy 94,240 and 58,144), also where a lane's footprint
+//!     lies in one slice (`f32_64_linear_row_xy`: 2 wavefronts per request);
+//!   - the wavefronts of a pass: lanes in order join the first box whose tag blocks, with
+//!     theirs, still span at most 2 blocks along x, y and z, and a box of n blocks takes
+//!     `ceil(n / 4)` (`one_xcross_z`: 4 blocks, 1; `one_xycross_z`: 8 blocks, 2; `two_z_z`:
+//!     lanes 128 bytes apart, 2; `two_z_z_3slice`: 3 slices deep, 2; `two_near_xyz`: 1);
+//!   - point sampling: the even and odd slices are read in the same wavefront and, within each,
+//!     one tag block per wavefront: the wavefronts are the larger number of distinct tag blocks
+//!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
+//!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
+//!     2 per request).
+//!   - not modelled (listed in the test): four-channel float texels filtered (the H200 looks
+//!     each sector up twice), u8 lanes in adjacent 32-byte blocks and f32x2 columns (more
+//!     wavefronts than the box rule), filtered quads stepping along z (1-3% fewer).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
@@ -84,6 +103,9 @@ pub struct Texel {
     /// In pitch-linear memory (a pitch-2D texture), whose rows are `pitch` bytes apart: its
     /// sectors go to L2 grouped by texel-space tag block, not by line.
     pub pitch_linear: bool,
+    /// In a 3D array (depth above 1): its filtered quads are looked up in two passes of two
+    /// lanes, and its point-sampled slices share wavefronts by the parity of z.
+    pub volume: bool,
 }
 
 /// What one instruction cost in the texture pipe, before the caches.
@@ -123,6 +145,10 @@ pub struct Splitter {
     sectors: Vec<(u64, u32)>,
     groups: Vec<(u64, u32, u32)>,
     tags: Vec<(u64, u32, u32)>,
+    /// Boxes of tag blocks of a filtered 3D pass (lowest and highest block along x, y, z) and
+    /// each texel's (box, tag block).
+    boxes: Vec<([u64; 3], [u64; 3])>,
+    box_tags: Vec<(usize, [u64; 3])>,
 }
 
 impl Splitter {
@@ -168,78 +194,174 @@ impl Splitter {
         let mut i = 0;
         while i < self.texels.len() {
             let group = self.texels[i].0 / per;
-            self.sectors.clear();
-            self.groups.clear();
-            self.tags.clear();
+            let mut end = i;
+            // A lane that reads several texels: a filtered or gathered fetch.
             let mut filtered = false;
-            let mut slices: [u32; 2] = [u32::MAX; 2];
-            while i < self.texels.len() && self.texels[i].0 / per == group {
-                let (lane, t) = self.texels[i];
-                filtered |= i > 0 && self.texels[i - 1].0 == lane;
-                let last = t.addr + u64::from(t.bytes.max(1)) - 1;
-                // A tag block is 32 bytes wide: in pitch-linear memory each 32-byte column of a
-                // row is its own block's part of the line.
-                let l2_group = if t.pitch_linear {
-                    (t.x_byte / 32) as u32 + 1
-                } else {
-                    0
-                };
-                for s in t.addr / 32..=last / 32 {
-                    if !self.sectors.iter().any(|&(x, _)| x == s) {
-                        self.sectors.push((s, l2_group));
-                    }
-                }
-                let (g, tag) = if fetch {
-                    ((t.x_byte / 64, 0, 0), (t.addr / 128, 0, 0))
-                } else {
-                    ((t.x_byte / 32, t.y / 8, t.z), (t.x_byte / 32, t.y / 4, t.z))
-                };
-                if !self.groups.contains(&g) {
-                    self.groups.push(g);
-                }
-                if !self.tags.contains(&tag) {
-                    self.tags.push(tag);
-                }
-                if slices[0] == u32::MAX {
-                    slices[0] = t.z;
-                } else if t.z != slices[0] {
-                    slices[1] = t.z;
-                }
-                i += 1;
+            let mut volume = false;
+            while end < self.texels.len() && self.texels[end].0 / per == group {
+                filtered |= end > i && self.texels[end - 1].0 == self.texels[end].0;
+                volume |= self.texels[end].1.volume;
+                end += 1;
             }
-            let start = self.lines.len();
-            for &(s, g) in &self.sectors {
-                let line = s / 4;
-                let bit = 1u8 << (s % 4);
-                let found = (start..self.lines.len())
-                    .find(|&k| self.lines[k].line == line && self.l2_groups[k] == g);
-                match found {
-                    Some(k) => self.lines[k].sectors |= bit,
-                    None => {
-                        self.lines.push(LineAccess {
-                            line,
-                            sectors: bit,
-                            full: 0,
-                        });
-                        self.l2_groups.push(g);
-                    }
-                }
-            }
-            self.requests
-                .push((start as u32, (self.lines.len() - start) as u32));
             cost.requests += 1;
             if matches!(access, TexAccess::SurfaceLoad | TexAccess::SurfaceStore) {
                 cost.texin_requests += 1;
             }
-            cost.sectors += self.sectors.len() as u64;
-            cost.set_accesses += self.tags.len() as u64;
-            cost.wavefronts += if filtered {
-                1 + u64::from(slices[1] != u32::MAX)
+            if access == TexAccess::Texture && volume && filtered {
+                // A filtered quad of a 3D array: two passes of two lanes (lanes 4k, 4k+1 and
+                // 4k+2, 4k+3), each looking its sectors and tags up on its own.
+                let mut j = i;
+                while j < end {
+                    let pair = self.texels[j].0 / 2;
+                    let mut k = j;
+                    while k < end && self.texels[k].0 / 2 == pair {
+                        k += 1;
+                    }
+                    self.pass(j, k, fetch, &mut cost);
+                    cost.wavefronts += self.box_wavefronts(j, k);
+                    j = k;
+                }
             } else {
-                self.groups.len() as u64
-            };
+                let (groups, filtered_slices) = self.pass(i, end, fetch, &mut cost);
+                cost.wavefronts += match filtered_slices {
+                    Some(slices) => slices,
+                    None if access == TexAccess::Texture && volume => {
+                        // Point sampling a 3D array: slices of even and odd z are read in the
+                        // same wavefront; within each, one per tag block.
+                        let odd = self.tags.iter().filter(|t| t.2 % 2 == 1).count();
+                        odd.max(self.tags.len() - odd) as u64
+                    }
+                    None => groups,
+                };
+            }
+            i = end;
         }
         cost
+    }
+
+    /// Looks up the texels `self.texels[i..end]` as one pass of the data stage: adds its sectors
+    /// and tag lookups to `cost`, its lines to [`Splitter::lines`] as one range of
+    /// [`Splitter::requests`], and returns its point-sampling wavefront blocks
+    /// and, where a lane read several texels (a filtered or gathered fetch), its slices.
+    fn pass(
+        &mut self,
+        i: usize,
+        end: usize,
+        fetch: bool,
+        cost: &mut TexCost,
+    ) -> (u64, Option<u64>) {
+        self.sectors.clear();
+        self.groups.clear();
+        self.tags.clear();
+        let mut filtered = false;
+        let mut slices: [u32; 2] = [u32::MAX; 2];
+        for k in i..end {
+            let (lane, t) = self.texels[k];
+            filtered |= k > i && self.texels[k - 1].0 == lane;
+            let last = t.addr + u64::from(t.bytes.max(1)) - 1;
+            // A tag block is 32 bytes wide: in pitch-linear memory each 32-byte column of a
+            // row is its own block's part of the line.
+            let l2_group = if t.pitch_linear {
+                (t.x_byte / 32) as u32 + 1
+            } else {
+                0
+            };
+            for s in t.addr / 32..=last / 32 {
+                if !self.sectors.iter().any(|&(x, _)| x == s) {
+                    self.sectors.push((s, l2_group));
+                }
+            }
+            let (g, tag) = if fetch {
+                ((t.x_byte / 64, 0, 0), (t.addr / 128, 0, 0))
+            } else {
+                ((t.x_byte / 32, t.y / 8, t.z), (t.x_byte / 32, t.y / 4, t.z))
+            };
+            if !self.groups.contains(&g) {
+                self.groups.push(g);
+            }
+            if !self.tags.contains(&tag) {
+                self.tags.push(tag);
+            }
+            if slices[0] == u32::MAX {
+                slices[0] = t.z;
+            } else if t.z != slices[0] {
+                slices[1] = t.z;
+            }
+        }
+        let start = self.lines.len();
+        for &(s, g) in &self.sectors {
+            let line = s / 4;
+            let bit = 1u8 << (s % 4);
+            let found = (start..self.lines.len())
+                .find(|&k| self.lines[k].line == line && self.l2_groups[k] == g);
+            match found {
+                Some(k) => self.lines[k].sectors |= bit,
+                None => {
+                    self.lines.push(LineAccess {
+                        line,
+                        sectors: bit,
+                        full: 0,
+                    });
+                    self.l2_groups.push(g);
+                }
+            }
+        }
+        self.requests
+            .push((start as u32, (self.lines.len() - start) as u32));
+        cost.sectors += self.sectors.len() as u64;
+        cost.set_accesses += self.tags.len() as u64;
+        let slices = filtered.then(|| 1 + u64::from(slices[1] != u32::MAX));
+        (self.groups.len() as u64, slices)
+    }
+
+    /// Wavefronts of one pass of a filtered 3D quad, `self.texels[i..end]`: lanes in order join
+    /// the first box whose tag blocks, with theirs, still span at most 2 blocks along x, y and
+    /// z (else they open a new box), and a box of n tag blocks takes `ceil(n / 4)` wavefronts.
+    fn box_wavefronts(&mut self, i: usize, end: usize) -> u64 {
+        self.boxes.clear();
+        self.box_tags.clear();
+        let mut k = i;
+        while k < end {
+            let lane = self.texels[k].0;
+            let mut lo = [u64::MAX; 3];
+            let mut hi = [0u64; 3];
+            let first = self.box_tags.len();
+            while k < end && self.texels[k].0 == lane {
+                let t = self.texels[k].1;
+                let tag = [t.x_byte / 32, u64::from(t.y / 4), u64::from(t.z)];
+                for d in 0..3 {
+                    lo[d] = lo[d].min(tag[d]);
+                    hi[d] = hi[d].max(tag[d]);
+                }
+                self.box_tags.push((usize::MAX, tag));
+                k += 1;
+            }
+            let fits = |b: &([u64; 3], [u64; 3])| {
+                (0..3).all(|d| hi[d].max(b.1[d]) - lo[d].min(b.0[d]) <= 1)
+            };
+            let b = match self.boxes.iter().position(fits) {
+                Some(b) => {
+                    let bx = &mut self.boxes[b];
+                    for d in 0..3 {
+                        bx.0[d] = bx.0[d].min(lo[d]);
+                        bx.1[d] = bx.1[d].max(hi[d]);
+                    }
+                    b
+                }
+                None => {
+                    self.boxes.push((lo, hi));
+                    self.boxes.len() - 1
+                }
+            };
+            for e in &mut self.box_tags[first..] {
+                e.0 = b;
+            }
+        }
+        self.box_tags.sort_unstable();
+        self.box_tags.dedup();
+        (0..self.boxes.len())
+            .map(|b| (self.box_tags.iter().filter(|e| e.0 == b).count() as u64).div_ceil(4))
+            .sum()
     }
 }
 
@@ -267,6 +389,7 @@ mod tests {
                         y,
                         z: 0,
                         pitch_linear: false,
+                        volume: false,
                     },
                 );
             }
@@ -329,6 +452,7 @@ mod tests {
                     y: 0,
                     z: 0,
                     pitch_linear,
+                    volume: false,
                 };
                 s.push(lane as u8, t);
             }
@@ -339,6 +463,87 @@ mod tests {
             g.sort_unstable();
             g.dedup();
             assert_eq!(g.len(), if pitch_linear { 4 } else { 1 });
+        }
+    }
+
+    /// One warp on a 64 x 64 x 64 float 3D array: lane l reads the texels `texels(l)` (x, y, z).
+    fn warp3d(s: &mut Splitter, texels: impl Fn(u32) -> Vec<[u32; 3]>) -> TexCost {
+        let l = BlockLinear::for_array(4, [64, 64, 64], 3);
+        s.clear();
+        for lane in 0..32u32 {
+            for [x, y, z] in texels(lane) {
+                let x_byte = u64::from(x) * 4;
+                s.push(
+                    lane as u8,
+                    Texel {
+                        addr: l.offset(x_byte, y, z),
+                        bytes: 4,
+                        x_byte,
+                        y,
+                        z,
+                        pitch_linear: false,
+                        volume: true,
+                    },
+                );
+            }
+        }
+        s.finish(TexAccess::Texture)
+    }
+
+    /// The 2 x 2 x 2 texels from (x, y, z).
+    fn cube(x: u32, y: u32, z: u32) -> Vec<[u32; 3]> {
+        (0..8)
+            .map(|i| [x + (i & 1), y + (i >> 1 & 1), z + (i >> 2)])
+            .collect()
+    }
+
+    /// tests/hw/h200/texture_mem/run4 (`pair_AABB`, `pair_ABAB`, `one_xycross_z`, `two_z_z`):
+    /// lanes 0 and 1, then 2 and 3, of a trilinear quad are looked up together.
+    #[test]
+    fn trilinear_quads_are_two_passes_of_two_lanes() {
+        let mut s = Splitter::default();
+        let at = |xs: [u32; 4]| {
+            move |l: u32| {
+                if l < 4 {
+                    cube(xs[l as usize], 0, 0)
+                } else {
+                    vec![]
+                }
+            }
+        };
+        let c = warp3d(&mut s, at([0, 1, 32, 33]));
+        assert_eq!(
+            (c.requests, c.sectors, c.set_accesses, c.wavefronts),
+            (1, 4, 4, 2)
+        );
+        let c = warp3d(&mut s, at([0, 32, 1, 33]));
+        assert_eq!(
+            (c.requests, c.sectors, c.set_accesses, c.wavefronts),
+            (1, 8, 8, 4)
+        );
+        // One lane crossing a 32-byte and a 4-row block: 8 tag blocks, 2 wavefronts.
+        let c = warp3d(&mut s, |l| if l == 0 { cube(7, 3, 0) } else { vec![] });
+        assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (8, 8, 2));
+    }
+
+    /// run4's `pz_*`: point-sampled slices of opposite parity share a wavefront.
+    #[test]
+    fn point_slices_of_opposite_parity_share_a_wavefront() {
+        let mut s = Splitter::default();
+        for (zs, waves) in [
+            (vec![0, 1], 1),
+            (vec![0, 3], 1),
+            (vec![0, 2], 2),
+            (vec![0, 16], 2),
+            (vec![0, 1, 2, 3], 2),
+            (vec![0, 2, 4, 6], 4),
+        ] {
+            let c = warp3d(&mut s, |l| {
+                zs.get(l as usize)
+                    .map(|&z| vec![[0, 0, z]])
+                    .unwrap_or_default()
+            });
+            assert_eq!(c.wavefronts, waves, "slices {zs:?}");
         }
     }
 
