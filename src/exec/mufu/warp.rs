@@ -120,13 +120,18 @@ const fn bits(v: u64) -> u32 {
     64 - v.leading_zeros()
 }
 
+/// A half's `(a0, ka, b0, c0)` ([`Packed`]).
+type Offsets = (i64, u32, i32, i32);
+/// The bits of `(A - a0) >> ka`, `B - b0`, `C - c0`.
+type Widths = (u32, u32, u32);
+
 /// `(a0, ka, b0, c0)` and the field widths of the entries `lo..hi` of `t` followed by `u`.
 const fn fields(
     t: &[(i64, i32, i32)],
     u: &[(i64, i32, i32)],
     lo: usize,
     hi: usize,
-) -> ((i64, u32, i32, i32), (u32, u32, u32)) {
+) -> (Offsets, Widths) {
     let (mut a0, mut amax, mut b0, mut bmax, mut c0, mut cmax) =
         (i64::MAX, i64::MIN, i32::MAX, i32::MIN, i32::MAX, i32::MIN);
     let mut i = lo;
@@ -181,7 +186,11 @@ const fn packed<const N: usize>(t: &[(i64, i32, i32)], u: &[(i64, i32, i32)]) ->
     assert!(t.len() + u.len() == N);
     let split = !u.is_empty();
     let (p0, w0) = fields(t, u, 0, if split { N / 2 } else { N });
-    let (p1, w1) = if split { fields(t, u, N / 2, N) } else { (p0, w0) };
+    let (p1, w1) = if split {
+        fields(t, u, N / 2, N)
+    } else {
+        (p0, w0)
+    };
     let sb = max(w0.0, w1.0);
     let sc = sb + max(w0.1, w1.1);
     assert!(sc + max(w0.2, w1.2) <= 64, "the fields fit in 64 bits");
@@ -203,7 +212,10 @@ const fn packed<const N: usize>(t: &[(i64, i32, i32)], u: &[(i64, i32, i32)]) ->
             | ((e.1 - p.b0[h]) as u32 as u64) << sb
             | ((e.2 - p.c0[h]) as u32 as u64) << sc;
         let back = p.unpack(p.w[i], i >= N / 2);
-        assert!(back.0 == e.0 && back.1 == e.1 && back.2 == e.2, "packing is exact");
+        assert!(
+            back.0 == e.0 && back.1 == e.1 && back.2 == e.2,
+            "packing is exact"
+        );
         i += 1;
     }
     p
@@ -402,8 +414,14 @@ fn load<L: Lane>(a: &[L; 32]) -> Lanes {
                 // SAFETY: `a` holds `32 * size` bytes; the 16 bytes at `k * 16` (k < 32 / per)
                 // lie within it; `_mm_loadu_si128` needs no alignment, and SSE2 is part of
                 // the x86-64 baseline.
-                let mut v: __m128i =
-                    unsafe { _mm_loadu_si128((a.as_ptr() as *const __m128i).cast::<u8>().add(k * 16).cast()) };
+                let mut v: __m128i = unsafe {
+                    _mm_loadu_si128(
+                        (a.as_ptr() as *const __m128i)
+                            .cast::<u8>()
+                            .add(k * 16)
+                            .cast(),
+                    )
+                };
                 // SAFETY: a template of a comment only: no instruction, no memory access.
                 unsafe {
                     std::arch::asm!("/* {0} */", inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags));
