@@ -15,8 +15,9 @@
 //! PTX `LaneFn`, SASS `Lane3`), the old approximation inlined in the lane loop (where the
 //! compiler may vectorise it: a stricter baseline than the executor ever had), and the new
 //! warp form (PTX `WarpFn` from `fsel::select_warp`, SASS `Warp3` from the decoder's
-//! `MUFU` arms) through a function pointer. `warp one ISA CASE VARIANT` runs one pass for
-//! callgrind.
+//! `MUFU` arms) through a function pointer, each operand handed over as the executor hands it
+//! (PTX: the `u64` register in place; SASS: its low words copied to a `[u32; 32]` just before
+//! the call; see `warp_pass`). `warp one ISA CASE VARIANT` runs one pass for callgrind.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -212,54 +213,57 @@ fn wcases() -> Vec<WCase> {
     ]
 }
 
-/// The variants of one warp-level case, each a pass over `inputs` (whole warps) returning a
-/// checksum: `old` (per lane through a pointer), `oldv` (inlined), `new` (per lane through a
-/// pointer), `warp` (the warp form through a pointer), `none` (the loop alone).
-fn warp_pass(c: &WCase, isa: &str, variant: &str, inputs: &[[u32; 32]]) -> u64 {
+/// The variants of one warp-level case, each a pass over `regs` (whole warps, one register
+/// each, held as both executors hold registers: 32 `u64` lanes, the f32 in the low word)
+/// returning a checksum: `old` (per lane through a pointer), `oldv` (inlined), `new` (per
+/// lane through a pointer), `warp` (the warp form through a pointer), `none` (the loop
+/// alone), `warpx` (the warp form, lanes handed over otherwise, below). The operand reaches
+/// the function as each executor hands it over: PTX (`simt.rs`, `Op::Alu`) passes the
+/// register's `u64` lanes in place; SASS (`simt/sass.rs`, `SOp::Alu`/`SOp::AluW`) first copies
+/// the register's low words into a `[u32; 32]` (`vals`), right before the call. `warpx`:
+/// PTX with the `u64` lanes written just before the call (an operand stored by the preceding
+/// instruction; a wide vector load of lanes stored narrower just before cannot be
+/// store-forwarded), SASS with the `u32` lanes ready (no copy: the best case).
+fn warp_pass(c: &WCase, isa: &str, variant: &str, regs: &[[u64; 32]]) -> u64 {
     let mut acc = 0u64;
     let mut out32 = [0u32; 32];
     let mut out64 = [0u64; 32];
     let z = [0u32; 32];
+    // The SASS executor's operand copy (`vals`).
+    let vals = |r: &[u64; 32]| -> [u32; 32] { std::array::from_fn(|l| r[l] as u32) };
     match (isa, variant) {
         ("ptx", "old" | "oldv") => {
-            // The registers are u64 in the PTX executor: the same conversions as `new`.
             let f: Op = if variant == "old" {
                 black_box(c.old)
             } else {
                 c.old
             };
-            for a in inputs {
-                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
+            for r in regs {
                 for l in 0..32 {
-                    out64[l] = f(a64[l] as u32) as u64;
+                    out64[l] = f(r[l] as u32) as u64;
                 }
                 acc ^= black_box(&out64)[(acc & 31) as usize];
             }
         }
-        ("sass", "old") => {
-            let f: Op = black_box(c.old);
-            for a in inputs {
+        ("sass", "old" | "oldv") => {
+            let f: Op = if variant == "old" {
+                black_box(c.old)
+            } else {
+                c.old
+            };
+            for r in regs {
+                let b = vals(r);
                 for l in 0..32 {
-                    out32[l] = f(a[l]);
-                }
-                acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
-            }
-        }
-        (_, "oldv") => {
-            for a in inputs {
-                let f = c.old;
-                for l in 0..32 {
-                    out32[l] = f(a[l]);
+                    out32[l] = f(b[l]);
                 }
                 acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
             }
         }
         ("ptx", "new") => {
             let f: LaneFn = black_box(fsel::select(c.opcode, c.mods, ScalarType::F32).unwrap());
-            for a in inputs {
-                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
+            for r in regs {
                 for l in 0..32 {
-                    out64[l] = f(a64[l], 0, 0, 0);
+                    out64[l] = f(r[l], 0, 0, 0);
                 }
                 acc ^= black_box(&out64)[(acc & 31) as usize];
             }
@@ -267,55 +271,67 @@ fn warp_pass(c: &WCase, isa: &str, variant: &str, inputs: &[[u32; 32]]) -> u64 {
         ("ptx", "warp") => {
             let f: WarpFn =
                 black_box(fsel::select_warp(c.opcode, c.mods, ScalarType::F32).unwrap());
-            for a in inputs {
-                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
+            for r in regs {
+                f(r, &mut out64);
+                acc ^= black_box(&out64)[(acc & 31) as usize];
+            }
+        }
+        ("ptx", "warpx") => {
+            let f: WarpFn =
+                black_box(fsel::select_warp(c.opcode, c.mods, ScalarType::F32).unwrap());
+            for r in regs {
+                let a64: [u64; 32] = std::array::from_fn(|l| black_box(r[l] as u32) as u64);
                 f(&a64, &mut out64);
                 acc ^= black_box(&out64)[(acc & 31) as usize];
             }
         }
-        ("ptx", "warpp") => {
-            // As `warp`, the u64 registers converted for all warps first (not just before
-            // each call: a wide load of lanes just stored narrower cannot be store-forwarded).
-            let f: WarpFn =
-                black_box(fsel::select_warp(c.opcode, c.mods, ScalarType::F32).unwrap());
-            let a64: Vec<[u64; 32]> = inputs
-                .iter()
-                .map(|a| std::array::from_fn(|l| a[l] as u64))
-                .collect();
-            for a in &a64 {
-                f(a, &mut out64);
-                acc ^= black_box(&out64)[(acc & 31) as usize];
-            }
-        }
         ("ptx", _) => {
-            for a in inputs {
-                let a64: [u64; 32] = std::array::from_fn(|l| a[l] as u64);
-                acc ^= black_box(&a64)[(acc & 31) as usize];
+            for r in regs {
+                acc ^= black_box(r)[(acc & 31) as usize];
             }
         }
         ("sass", "new") => {
             let f: Lane3 = black_box(c.mufu.0);
-            for a in inputs {
+            for r in regs {
+                let b = vals(r);
                 for l in 0..32 {
-                    out32[l] = f(0, a[l], 0, 0);
+                    out32[l] = f(0, b[l], 0, 0);
                 }
                 acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
             }
         }
         ("sass", "warp") => {
             let f: Warp3 = black_box(c.mufu.1);
-            for a in inputs {
-                f(&z, a, &z, &mut out32);
+            for r in regs {
+                let b = vals(r);
+                f(&z, &b, &z, &mut out32);
                 acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
             }
         }
+        ("sass", "warpx") => {
+            let f: Warp3 = black_box(c.mufu.1);
+            let ready: Vec<[u32; 32]> = regs.iter().map(vals).collect();
+            let t = Instant::now();
+            for b in &ready {
+                f(&z, b, &z, &mut out32);
+                acc ^= black_box(&out32)[(acc & 31) as usize] as u64;
+            }
+            // Only the calls count (the caller times the whole pass): see `WARPX_NS`.
+            WARPX_NS.with(|c| c.set(t.elapsed().as_secs_f64() * 1e9));
+        }
         _ => {
-            for a in inputs {
-                acc ^= black_box(a)[(acc & 31) as usize] as u64;
+            for r in regs {
+                let b = vals(r);
+                acc ^= black_box(&b)[(acc & 31) as usize] as u64;
             }
         }
     }
     acc
+}
+
+thread_local! {
+    /// The time of the calls alone in the last SASS `warpx` pass (its setup not counted).
+    static WARPX_NS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
 /// The inputs of a warp-level case: `WARP_N` scattered values of the case's range, 32 a warp.
@@ -330,7 +346,7 @@ fn scattered(lo: f32, hi: f32, bits: u64) -> u32 {
     v.to_bits()
 }
 
-fn warp_inputs(c: &WCase, next: &mut impl FnMut() -> u64) -> Vec<[u32; 32]> {
+fn warp_inputs(c: &WCase, next: &mut impl FnMut() -> u64) -> Vec<[u64; 32]> {
     let range = cases()
         .into_iter()
         .find(|k| k.name == c.name)
@@ -338,7 +354,7 @@ fn warp_inputs(c: &WCase, next: &mut impl FnMut() -> u64) -> Vec<[u32; 32]> {
         .unwrap();
     let (lo, hi) = range;
     (0..WARP_N / 32)
-        .map(|_| std::array::from_fn(|_| scattered(lo, hi, next())))
+        .map(|_| std::array::from_fn(|_| scattered(lo, hi, next()) as u64))
         .collect()
 }
 
@@ -367,11 +383,11 @@ fn warp_main(args: &[String]) {
         "ns per warp instruction (32 lanes, scattered inputs), fastest of {WREPS} interleaved passes"
     );
     println!(
-        "isa   function |  old(ptr) old(inline) | new(ptr)  warp | loop | warp/old(ptr) warp/old(inline) | warp(pre) /old(ptr)"
+        "isa   function |  old(ptr) old(inline) | new(ptr)  warp | loop | warp/old(ptr) warp/old(inline) | warpx /old(ptr)"
     );
     // Every variant once before the timed passes: on this host the first ~100 ms of vector
     // code run several times slower (seen as an order effect: whichever cases came first).
-    let all: Vec<(WCase, Vec<[u32; 32]>)> = wcases()
+    let all: Vec<(WCase, Vec<[u64; 32]>)> = wcases()
         .into_iter()
         .map(|c| {
             let i = warp_inputs(&c, &mut next);
@@ -382,7 +398,7 @@ fn warp_main(args: &[String]) {
     while t.elapsed().as_secs_f64() < 0.5 {
         for (c, inputs) in &all {
             for isa in ["ptx", "sass"] {
-                for v in ["old", "oldv", "new", "warp", "none", "warpp"] {
+                for v in ["old", "oldv", "new", "warp", "none", "warpx"] {
                     black_box(warp_pass(c, isa, v, inputs));
                 }
             }
@@ -395,13 +411,17 @@ fn warp_main(args: &[String]) {
     for (c, inputs) in &all {
         let (c, inputs) = (c, inputs.as_slice());
         for isa in ["ptx", "sass"] {
-            let vs = ["old", "oldv", "new", "warp", "none", "warpp"];
+            let vs = ["old", "oldv", "new", "warp", "none", "warpx"];
             let mut best = [f64::MAX; 6];
             for _ in 0..WREPS {
                 for (k, v) in vs.iter().enumerate() {
                     let t = Instant::now();
                     black_box(warp_pass(c, isa, v, inputs));
-                    let ns = t.elapsed().as_secs_f64() * 1e9 / inputs.len() as f64;
+                    let mut ns = t.elapsed().as_secs_f64() * 1e9;
+                    if isa == "sass" && *v == "warpx" {
+                        ns = WARPX_NS.with(|c| c.get());
+                    }
+                    let ns = ns / inputs.len() as f64;
                     best[k] = best[k].min(ns);
                 }
             }

@@ -13,10 +13,12 @@
 //! ([`super::interp`]: segment coefficients `A, B, C`, `(A + B x + C sq(x)) >> sr`, the
 //! truncating squarer) is written here a second time in this branch-free form:
 //!
-//! - the squarer sums its partial products `x >> (18 - i)` under a mask of bit `i` (instead of
-//!   [`super::interp`]'s split table lookup);
-//! - the coefficients are read from per-field arrays (`A`, `B`, `C` apart), the two RSQ and
-//!   SQRT tables concatenated and selected by the exponent's parity;
+//! - the squarer is computed as `(h * h >> 1)` plus, for each set bit `a >= 1` of `h = q >> 9`,
+//!   `(q & 0x1ff) >> (9 - a)` (the same sum as the partial products, regrouped: [`sq`]; no
+//!   table, where [`super::interp`] reads its 64 KiB split table);
+//! - the coefficients of a segment are read in one `u64` (`A`, `B`, `C` as offsets from the
+//!   minima of the segment's table, packed: [`Packed`]), the two RSQ and SQRT tables
+//!   concatenated and selected by the exponent's parity;
 //! - `EX2` of a negative argument is the positive datapath on the one's complement of the
 //!   fraction with the result exponent one lower, as in [`super::interp::ex2n`];
 //! - `LG2` of `1.m * 2^E` is `pack(E * 2^36 + L(m))` (one truncation to 24 bits of the exact
@@ -24,7 +26,7 @@
 //!   truncations toward zero give the same bits because the sum's grid is a multiple of `L`'s
 //!   (checked on every input by the tests below).
 
-use super::{coef, interp};
+use super::coef;
 
 /// One warp's 32-bit operands or results.
 pub type Lanes = [u32; 32];
@@ -62,59 +64,210 @@ impl Lane for u64 {
     }
 }
 
-/// A table of segment coefficients: `A` in one array, `B` (low word) and `C` (high word)
-/// packed in another, so that a lane's coefficients take two loads (two gathers per vector).
-struct Soa<const N: usize> {
-    a: [i64; N],
-    bc: [u64; N],
+/// A table of segment coefficients, read by [`Coefs::get`].
+trait Coefs {
+    /// Segments (a power of two).
+    const N: usize;
+    /// `(A, B, C)` of segment `k < N`.
+    fn get(&self, k: usize) -> (i64, i32, i32);
 }
 
-/// `t` as [`Soa`]; with `u` (when `N` is twice `t`'s length) appended.
-const fn soa<const N: usize>(t: &[(i64, i32, i32)], u: &[(i64, i32, i32)]) -> Soa<N> {
-    let mut s = Soa {
-        a: [0; N],
-        bc: [0; N],
+/// `t` followed by `u` (`u` empty or as long as `t`).
+const fn entry(t: &[(i64, i32, i32)], u: &[(i64, i32, i32)], i: usize) -> (i64, i32, i32) {
+    if i < t.len() {
+        t[i]
+    } else {
+        u[i - t.len()]
+    }
+}
+
+/// A table of segment coefficients in one `u64` per segment (one load, one gather per
+/// vector): `(A - a0) >> ka` in the low `sb` bits, `B - b0` in the next `sc - sb`, `C - c0`
+/// above, with `a0, ka, b0, c0` those of the segment's half of the table (`[0]` for both
+/// halves unless `split`: two concatenated tables, RSQ0/RSQ1 and SQRT0/SQRT1) so that the
+/// fields fit (checked for every entry when the table is built, at compile time).
+struct Packed<const N: usize> {
+    w: [u64; N],
+    split: bool,
+    a0: [i64; 2],
+    ka: [u32; 2],
+    b0: [i32; 2],
+    c0: [i32; 2],
+    sb: u32,
+    sc: u32,
+}
+
+impl<const N: usize> Packed<N> {
+    /// The coefficients of an entry `w` of the second half (`hi`) or the first.
+    #[inline(always)]
+    const fn unpack(&self, w: u64, hi: bool) -> (i64, i32, i32) {
+        // The second half's parameters as differences under a mask (no indexing, so that the
+        // host vectorises it as arithmetic).
+        let m = ((self.split && hi) as i64).wrapping_neg();
+        let a0 = self.a0[0] + (m & (self.a0[1] - self.a0[0]));
+        let ka = self.ka[0] + (m as u32 & (self.ka[1].wrapping_sub(self.ka[0])));
+        let b0 = self.b0[0] + (m as i32 & (self.b0[1] - self.b0[0]));
+        let c0 = self.c0[0] + (m as i32 & (self.c0[1] - self.c0[0]));
+        let a = a0 + ((w & ((1 << self.sb) - 1)) << (ka & 63)) as i64;
+        let b = b0 + ((w >> self.sb) & ((1 << (self.sc - self.sb)) - 1)) as i32;
+        let c = c0 + (w >> self.sc) as i32;
+        (a, b, c)
+    }
+}
+
+/// The bits of `v`.
+const fn bits(v: u64) -> u32 {
+    64 - v.leading_zeros()
+}
+
+/// A half's `(a0, ka, b0, c0)` ([`Packed`]).
+type Offsets = (i64, u32, i32, i32);
+/// The bits of `(A - a0) >> ka`, `B - b0`, `C - c0`.
+type Widths = (u32, u32, u32);
+
+/// `(a0, ka, b0, c0)` and the field widths of the entries `lo..hi` of `t` followed by `u`.
+const fn fields(
+    t: &[(i64, i32, i32)],
+    u: &[(i64, i32, i32)],
+    lo: usize,
+    hi: usize,
+) -> (Offsets, Widths) {
+    let (mut a0, mut amax, mut b0, mut bmax, mut c0, mut cmax) =
+        (i64::MAX, i64::MIN, i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    let mut i = lo;
+    while i < hi {
+        let e = entry(t, u, i);
+        if e.0 < a0 {
+            a0 = e.0;
+        }
+        if e.0 > amax {
+            amax = e.0;
+        }
+        if e.1 < b0 {
+            b0 = e.1;
+        }
+        if e.1 > bmax {
+            bmax = e.1;
+        }
+        if e.2 < c0 {
+            c0 = e.2;
+        }
+        if e.2 > cmax {
+            cmax = e.2;
+        }
+        i += 1;
+    }
+    // The low bits all `A - a0` have zero.
+    let mut or = 0u64;
+    let mut i = lo;
+    while i < hi {
+        or |= (entry(t, u, i).0 - a0) as u64;
+        i += 1;
+    }
+    let ka = if or == 0 { 0 } else { or.trailing_zeros() };
+    let widths = (
+        bits((amax - a0) as u64 >> ka),
+        bits((bmax - b0) as u32 as u64),
+        bits((cmax - c0) as u32 as u64),
+    );
+    ((a0, ka, b0, c0), widths)
+}
+
+const fn max(a: u32, b: u32) -> u32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `t` (followed by `u`, as the second half) as [`Packed`].
+const fn packed<const N: usize>(t: &[(i64, i32, i32)], u: &[(i64, i32, i32)]) -> Packed<N> {
+    assert!(t.len() + u.len() == N);
+    let split = !u.is_empty();
+    let (p0, w0) = fields(t, u, 0, if split { N / 2 } else { N });
+    let (p1, w1) = if split {
+        fields(t, u, N / 2, N)
+    } else {
+        (p0, w0)
+    };
+    let sb = max(w0.0, w1.0);
+    let sc = sb + max(w0.1, w1.1);
+    assert!(sc + max(w0.2, w1.2) <= 64, "the fields fit in 64 bits");
+    let mut p = Packed {
+        w: [0; N],
+        split,
+        a0: [p0.0, p1.0],
+        ka: [p0.1, p1.1],
+        b0: [p0.2, p1.2],
+        c0: [p0.3, p1.3],
+        sb,
+        sc,
     };
     let mut i = 0;
     while i < N {
-        let e = if i < t.len() { t[i] } else { u[i - t.len()] };
-        s.a[i] = e.0;
-        s.bc[i] = e.1 as u32 as u64 | (e.2 as u32 as u64) << 32;
+        let e = entry(t, u, i);
+        let h = (split && i >= N / 2) as usize;
+        p.w[i] = ((e.0 - p.a0[h]) as u64 >> p.ka[h])
+            | ((e.1 - p.b0[h]) as u32 as u64) << sb
+            | ((e.2 - p.c0[h]) as u32 as u64) << sc;
+        let back = p.unpack(p.w[i], i >= N / 2);
+        assert!(
+            back.0 == e.0 && back.1 == e.1 && back.2 == e.2,
+            "packing is exact"
+        );
         i += 1;
     }
-    s
+    p
 }
 
-static RCP: Soa<128> = soa(&coef::RCP, &[]);
-/// RSQ0 (even E) at 0..64, RSQ1 (odd E) at 64..128.
-static RSQ: Soa<128> = soa(&coef::RSQ0, &coef::RSQ1);
-/// SQRT0 at 0..64, SQRT1 at 64..128.
-static SQRT: Soa<128> = soa(&coef::SQRT0, &coef::SQRT1);
-static EX2: Soa<64> = soa(&coef::EX2, &[]);
-static LG2: Soa<64> = soa(&coef::LG2, &[]);
+impl<const N: usize> Coefs for Packed<N> {
+    const N: usize = N;
+    #[inline(always)]
+    fn get(&self, k: usize) -> (i64, i32, i32) {
+        self.unpack(self.w[k], k >= N / 2)
+    }
+}
 
-/// A lane's segment coefficients and the table part of its square, read in a first pass
-/// over the warp (loads only) so that the second pass is arithmetic the host vectorises
-/// without gathers.
+static RCP: Packed<128> = packed(&coef::RCP, &[]);
+/// RSQ0 (even E) at 0..64, RSQ1 (odd E) at 64..128.
+static RSQ: Packed<128> = packed(&coef::RSQ0, &coef::RSQ1);
+/// SQRT0 at 0..64, SQRT1 at 64..128.
+static SQRT: Packed<128> = packed(&coef::SQRT0, &coef::SQRT1);
+static EX2: Packed<64> = packed(&coef::EX2, &[]);
+static LG2: Packed<64> = packed(&coef::LG2, &[]);
+
+/// The coefficients of segment `seg` of `t` (its low bits).
+#[inline(always)]
+fn coefs<T: Coefs>(t: &T, seg: u32) -> (i64, i32, i32) {
+    t.get(seg as usize & (T::N - 1))
+}
+
+/// A lane's segment coefficients, read in a first pass over the warp (loads only) so that
+/// the second pass is arithmetic the host vectorises without gathers.
 struct Staged {
     a: [i64; 32],
     b: [i32; 32],
     c: [i32; 32],
-    lo: [u32; 32],
 }
 
-/// The [`interp::SQ_LO`] entry of squarer input `q`.
+/// The truncated squarer of a 17-bit `q` ([`super::interp::sq_reference`]), computed. With
+/// `h = q >> 9` and `l = q & 0x1ff`, the partial products `q >> (18 - i)` summed are the
+/// columns `>= 18` of `q * q`: all of `h * h`, none of `l * l`, and of the cross products
+/// `h_a l_j 2^(a + j + 9)` (twice each) those with `a + j >= 9`, whose sum over `j` is
+/// `l >> (9 - a)`; so the halved sum is `(h * h >> 1) + sum over set bits a >= 1 of h of
+/// l >> (9 - a)` (equal to the partial products on every 17-bit input: the test below).
 #[inline(always)]
-fn sq_lo(q: u32) -> u32 {
-    interp::SQ_LO[((q >> 9) << 7 | (q >> 2) & 0x7f) as usize & 0x7fff] as u32
-}
-
-/// The squarer of `q` from its table part `lo` ([`interp`]'s split: `(h * (h & 0xfe) + lo) >> 1`
-/// with `h = q >> 9`).
-#[inline(always)]
-fn sq_of(q: u32, lo: u32) -> u32 {
+fn sq(q: u32) -> u32 {
     let h = (q >> 9) & 0xff;
-    (h * (h & 0xfe) + lo) >> 1
+    let l = q & 0x1ff;
+    let mut t = (h * h) >> 1;
+    let mut a = 1;
+    while a < 8 {
+        t += ((h >> a) & 1).wrapping_neg() & (l >> (9 - a));
+        a += 1;
+    }
+    t
 }
 
 /// `A + B x + C sq(q)` of lane `l` of `s`.
@@ -122,10 +275,10 @@ fn sq_of(q: u32, lo: u32) -> u32 {
 fn eval(s: &Staged, l: usize, x: u32, q: u32) -> i64 {
     s.a[l]
         .wrapping_add(s.b[l] as i64 * x as i32 as i64)
-        .wrapping_add(s.c[l] as i64 * sq_of(q, s.lo[l]) as i32 as i64)
+        .wrapping_add(s.c[l] as i64 * sq(q) as i32 as i64)
 }
 
-/// `RCP`'s segment and squarer input (`2x`, [`interp::rcp`]).
+/// `RCP`'s segment and squarer input (`2x`, [`super::interp::rcp`]).
 #[inline(always)]
 fn rcp_seg(x: u32) -> u32 {
     x >> 16 & 0x7f
@@ -154,10 +307,6 @@ fn half_e(x: u32) -> u32 {
 #[inline(always)]
 fn rsq_seg(x: u32) -> u32 {
     ((x >> 23 & 1) ^ 1) << 6 | (x >> 17 & 0x3f)
-}
-#[inline(always)]
-fn low17(x: u32) -> u32 {
-    x & 0x1ffff
 }
 
 /// [`super::rsq_fast`], for any input.
@@ -193,10 +342,6 @@ fn ex2_parts(x: u32) -> (u32, u32, u32) {
 #[inline(always)]
 fn ex2_seg(x: u32) -> u32 {
     ex2_parts(x).1 >> 17
-}
-#[inline(always)]
-fn ex2_sqin(x: u32) -> u32 {
-    ex2_parts(x).1 & 0x1ffff
 }
 
 /// [`super::ex2_fast`], for any input.
@@ -247,6 +392,52 @@ fn lg2_fast(s: &Staged, l: usize, x: u32) -> u32 {
     }
 }
 
+/// The f32 bits of the lanes of `a`, read 16 bytes at a time. The callers have often just
+/// written `a` (the SASS executor copies a register's low words into a `[u32; 32]` right
+/// before the call) with 16-byte or narrower stores; a wider vector load overlapping several
+/// of them cannot be served from the store buffer and waits until they reach the cache
+/// (`benches/mufu.rs`: the SASS `warp` column against `warpx`). Each 16-byte load is passed
+/// through an empty `asm!` so that the compiler keeps it as one load (it merges adjacent
+/// loads into wider ones otherwise).
+#[inline(always)]
+fn load<L: Lane>(a: &[L; 32]) -> Lanes {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128};
+        let size = std::mem::size_of::<L>();
+        if size == 4 || size == 8 {
+            // Lanes per 16 bytes; the low word of lane `j` of a chunk is its word `j * size / 4`
+            // (little-endian).
+            let per = 16 / size;
+            let mut r = [0u32; 32];
+            for k in 0..32 / per {
+                // SAFETY: `a` holds `32 * size` bytes; the 16 bytes at `k * 16` (k < 32 / per)
+                // lie within it; `_mm_loadu_si128` needs no alignment, and SSE2 is part of
+                // the x86-64 baseline.
+                let mut v: __m128i = unsafe {
+                    _mm_loadu_si128(
+                        (a.as_ptr() as *const __m128i)
+                            .cast::<u8>()
+                            .add(k * 16)
+                            .cast(),
+                    )
+                };
+                // SAFETY: a template of a comment only: no instruction, no memory access.
+                unsafe {
+                    std::arch::asm!("/* {0} */", inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+                }
+                // SAFETY: `__m128i` and `[u32; 4]` are 16 bytes of plain data.
+                let w: [u32; 4] = unsafe { std::mem::transmute(v) };
+                for j in 0..per {
+                    r[k * per + j] = w[j * size / 4];
+                }
+            }
+            return r;
+        }
+    }
+    std::array::from_fn(|l| a[l].bits())
+}
+
 /// Recomputes the lanes of `slow` with the per-lane `f`.
 #[inline(always)]
 fn fix<L: Lane>(a: &[L; 32], out: &mut [L; 32], mut slow: u32, f: impl Fn(u32) -> u32) {
@@ -261,28 +452,21 @@ fn fix<L: Lane>(a: &[L; 32], out: &mut [L; 32], mut slow: u32, f: impl Fn(u32) -
 /// function for the other lanes; the fast part compiled for AVX-512 and AVX2 and chosen at run
 /// time.
 macro_rules! warp_form {
-    ($(#[$doc:meta])* $name:ident, $t:expr, $seg:expr, $sqin:expr, $fast:expr, $domain:expr, $general:expr) => {
+    ($(#[$doc:meta])* $name:ident, $t:expr, $seg:expr, $fast:expr, $domain:expr, $general:expr) => {
         $(#[$doc])*
         pub fn $name<L: Lane>(a: &[L; 32], out: &mut [L; 32]) {
             /// `out[l] = fast(a[l])` in every lane; the lanes outside the domain as bits.
             #[inline(always)]
             fn body<L: Lane>(a: &[L; 32], out: &mut [L; 32]) -> u32 {
-                let a: Lanes = std::array::from_fn(|l| a[l].bits());
-                // First pass: loads only (the coefficients of each lane's segment, the table
-                // part of its square).
+                let a = load(a);
+                // First pass: loads only (the coefficients of each lane's segment).
                 let mut s = Staged {
                     a: [0; 32],
                     b: [0; 32],
                     c: [0; 32],
-                    lo: [0; 32],
                 };
                 for l in 0..32 {
-                    let k = $seg(a[l]) as usize & ($t.a.len() - 1);
-                    s.a[l] = $t.a[k];
-                    let bc = $t.bc[k];
-                    s.b[l] = bc as i32;
-                    s.c[l] = (bc >> 32) as i32;
-                    s.lo[l] = sq_lo($sqin(a[l]));
+                    (s.a[l], s.b[l], s.c[l]) = coefs(&$t, $seg(a[l]));
                 }
                 let mut slow = 0u32;
                 for l in 0..32 {
@@ -385,63 +569,63 @@ fn ex2_domain(x: u32) -> bool {
 
 warp_form!(
     /// `MUFU.RCP` in every lane ([`super::rcp`]).
-    rcp, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, super::rcp_general
+    rcp, RCP, rcp_seg, rcp_fast, rcp_fast_input, super::rcp_general
 );
 warp_form!(
     /// `MUFU.RSQ` in every lane ([`super::rsq`]).
-    rsq, RSQ, rsq_seg, low17, rsq_fast, positive_normal, super::rsq_general
+    rsq, RSQ, rsq_seg, rsq_fast, positive_normal, super::rsq_general
 );
 warp_form!(
     /// `MUFU.SQRT` in every lane ([`super::sqrt`]).
-    sqrt, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, super::sqrt_general
+    sqrt, SQRT, rsq_seg, sqrt_fast, positive_normal, super::sqrt_general
 );
 warp_form!(
     /// `MUFU.EX2` in every lane ([`super::ex2`]).
-    ex2, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, super::ex2_general
+    ex2, EX2, ex2_seg, ex2_fast, ex2_domain, super::ex2_general
 );
 warp_form!(
     /// `MUFU.LG2` in every lane ([`super::lg2`]).
-    lg2, LG2, lg2_seg, low17, lg2_fast, positive_normal, super::lg2_general
+    lg2, LG2, lg2_seg, lg2_fast, positive_normal, super::lg2_general
 );
 warp_form!(
     /// `rcp.approx.f32` in every lane ([`super::rcp_approx_f32`]).
-    rcp_approx_f32, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, false)
+    rcp_approx_f32, RCP, rcp_seg, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, false)
 );
 warp_form!(
     /// `rcp.approx.ftz.f32` in every lane.
-    rcp_approx_ftz_f32, RCP, rcp_seg, rcp_sqin, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, true)
+    rcp_approx_ftz_f32, RCP, rcp_seg, rcp_fast, rcp_fast_input, |x| super::rcp_approx_f32_general(x, true)
 );
 warp_form!(
     /// `rsqrt.approx.f32` in every lane ([`super::rsqrt_approx_f32`]).
-    rsqrt_approx_f32, RSQ, rsq_seg, low17, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, false)
+    rsqrt_approx_f32, RSQ, rsq_seg, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, false)
 );
 warp_form!(
     /// `rsqrt.approx.ftz.f32` in every lane.
-    rsqrt_approx_ftz_f32, RSQ, rsq_seg, low17, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, true)
+    rsqrt_approx_ftz_f32, RSQ, rsq_seg, rsq_fast, positive_normal, |x| super::rsqrt_approx_f32(x, true)
 );
 warp_form!(
     /// `sqrt.approx.f32` in every lane ([`super::sqrt_approx_f32`]).
-    sqrt_approx_f32, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, false)
+    sqrt_approx_f32, SQRT, rsq_seg, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, false)
 );
 warp_form!(
     /// `sqrt.approx.ftz.f32` in every lane.
-    sqrt_approx_ftz_f32, SQRT, rsq_seg, low17, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, true)
+    sqrt_approx_ftz_f32, SQRT, rsq_seg, sqrt_fast, positive_normal, |x| super::sqrt_approx_f32(x, true)
 );
 warp_form!(
     /// `ex2.approx.f32` in every lane ([`super::ex2_approx_f32`]).
-    ex2_approx_f32, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, false)
+    ex2_approx_f32, EX2, ex2_seg, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, false)
 );
 warp_form!(
     /// `ex2.approx.ftz.f32` in every lane.
-    ex2_approx_ftz_f32, EX2, ex2_seg, ex2_sqin, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, true)
+    ex2_approx_ftz_f32, EX2, ex2_seg, ex2_fast, ex2_domain, |x| super::ex2_approx_f32(x, true)
 );
 warp_form!(
     /// `lg2.approx.f32` in every lane ([`super::lg2_approx_f32`]).
-    lg2_approx_f32, LG2, lg2_seg, low17, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, false)
+    lg2_approx_f32, LG2, lg2_seg, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, false)
 );
 warp_form!(
     /// `lg2.approx.ftz.f32` in every lane.
-    lg2_approx_ftz_f32, LG2, lg2_seg, low17, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, true)
+    lg2_approx_ftz_f32, LG2, lg2_seg, lg2_fast, positive_normal, |x| super::lg2_approx_f32(x, true)
 );
 
 /// `MUFU.SIN` in every lane (the per-lane code, already branch-light, in one loop).
@@ -597,9 +781,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn split_squarer_equals_the_partial_products() {
+    fn computed_squarer_equals_the_partial_products() {
         for q in 0..1u32 << 17 {
-            assert_eq!(sq_of(q, sq_lo(q)), interp::sq_reference(q), "q = {q:#x}");
+            assert_eq!(sq(q), super::super::interp::sq_reference(q), "q = {q:#x}");
         }
     }
 
