@@ -34,7 +34,7 @@
 use crate::gpu::config::GpuConfig;
 use crate::mem::coalesce::{distinct_sectors, global_sectors_with, local_sectors};
 use crate::mem::constant::constant_requests_with;
-use crate::mem::request::{AccessKind, MemRequest, Space};
+use crate::mem::request::{AccessKind, CacheOp, MemRequest, Space};
 use crate::mem::shared_banks::shared_wavefronts_with;
 use crate::mem::texture::counters::TexCounters;
 
@@ -67,6 +67,12 @@ pub struct MemCounters {
     /// The distinct sectors of the global atomics and reductions (not a hardware counter:
     /// the Source page's measure, [`crate::mem::coalesce::distinct_sectors`]).
     pub global_atom_red_distinct_sectors: u64,
+    /// `LDGSTS` instructions ([`MemRequest::ldgsts`]), all and by cache operator (`.BYPASS`,
+    /// `cp.async.cg`: the bypass class; else the access class), and their global requests.
+    pub ldgsts_inst: u64,
+    pub ldgsts_access_inst: u64,
+    pub ldgsts_bypass_inst: u64,
+    pub ldgsts_requests: u64,
 
     pub local_ld_inst: u64,
     pub local_st_inst: u64,
@@ -126,6 +132,19 @@ impl MemCounters {
                 let c = global_sectors_with(req, cfg, fast_paths);
                 let (rq, sc) = (u64::from(c.requests), u64::from(c.sectors));
                 let (inst, requests, sectors) = match req.kind {
+                    AccessKind::Load if req.ldgsts => {
+                        self.ldgsts_requests += rq;
+                        if req.cache_op == CacheOp::Cg {
+                            self.ldgsts_bypass_inst += 1;
+                        } else {
+                            self.ldgsts_access_inst += 1;
+                        }
+                        (
+                            &mut self.ldgsts_inst,
+                            &mut self.global_ld_requests,
+                            &mut self.global_ld_sectors,
+                        )
+                    }
                     AccessKind::Load => (
                         &mut self.global_ld_inst,
                         &mut self.global_ld_requests,
@@ -215,6 +234,10 @@ impl MemCounters {
             global_red_requests,
             global_red_sectors,
             global_atom_red_distinct_sectors,
+            ldgsts_inst,
+            ldgsts_access_inst,
+            ldgsts_bypass_inst,
+            ldgsts_requests,
             local_ld_inst,
             local_st_inst,
             local_ld_requests,
@@ -250,6 +273,10 @@ impl MemCounters {
         self.global_red_requests += global_red_requests;
         self.global_red_sectors += global_red_sectors;
         self.global_atom_red_distinct_sectors += global_atom_red_distinct_sectors;
+        self.ldgsts_inst += ldgsts_inst;
+        self.ldgsts_access_inst += ldgsts_access_inst;
+        self.ldgsts_bypass_inst += ldgsts_bypass_inst;
+        self.ldgsts_requests += ldgsts_requests;
         self.local_ld_inst += local_ld_inst;
         self.local_st_inst += local_st_inst;
         self.local_ld_requests += local_ld_requests;
@@ -310,6 +337,19 @@ impl MemCounters {
             (
                 "smsp__sass_inst_executed_op_global_ld.sum",
                 self.global_ld_inst,
+            ),
+            ("smsp__sass_inst_executed_op_ldgsts.sum", self.ldgsts_inst),
+            (
+                "smsp__sass_inst_executed_op_ldgsts_cache_access.sum",
+                self.ldgsts_access_inst,
+            ),
+            (
+                "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum",
+                self.ldgsts_bypass_inst,
+            ),
+            (
+                "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+                self.ldgsts_requests,
             ),
             (
                 "smsp__sass_inst_executed_op_global_st.sum",
@@ -409,6 +449,7 @@ mod tests {
             mask: u32::MAX,
             pc: 0,
             cache_op: CacheOp::Default,
+            ldgsts: false,
         }
     }
 

@@ -92,6 +92,11 @@ pub struct MemRequest {
     pub pc: u32,
     /// The cache operator written on the instruction.
     pub cache_op: CacheOp,
+    /// The global read of an `LDGSTS` (SASS `cp.async`): the H200 counts the instruction in
+    /// its own class, `smsp__sass_inst_executed_op_ldgsts`, not in `op_global_ld`, and its
+    /// requests and sectors in `l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld` too
+    /// (tests/hw/h200/corpus4/extra and ncu, globalToShmemAsyncCopy).
+    pub ldgsts: bool,
 }
 
 impl MemRequest {

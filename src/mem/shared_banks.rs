@@ -311,6 +311,7 @@ mod tests {
             mask,
             pc: 0,
             cache_op: CacheOp::Default,
+            ldgsts: false,
         }
     }
 

@@ -240,6 +240,7 @@ mod tests {
             mask: u32::MAX,
             pc,
             cache_op: CacheOp::Default,
+            ldgsts: false,
         }
     }
 

@@ -506,6 +506,7 @@ mod tests {
             mask: !0,
             pc: 0,
             cache_op: CacheOp::Default,
+            ldgsts: false,
         }
     }
 

@@ -1324,7 +1324,10 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 if e != 0 {
                     let addrs = self.sass_addrs(w, sc, global);
                     let inst = &self.l.kernel.code[pc as usize];
-                    self.memory_at(w, mem, inst, pc, e, addrs)?;
+                    self.cur_ldgsts = true;
+                    let r = self.memory_at(w, mem, inst, pc, e, addrs);
+                    self.cur_ldgsts = false;
+                    r?;
                     let dst = self.sass_addrs(w, sc, shared);
                     let s: Vec<crate::ir::Src> = (0..u32::from(*n))
                         .map(|k| crate::ir::Src::Reg(u32::from(sc.stage) + k))

@@ -98,6 +98,7 @@ mod tests {
             mask: u32::MAX,
             pc: 0,
             cache_op: CacheOp::Default,
+            ldgsts: false,
         }
     }
 

@@ -147,6 +147,7 @@ pub fn request(inst: &WarpInstance, width: u32, kind: AccessKind, space: Space) 
         mask: inst.mask,
         pc: 0,
         cache_op: CacheOp::Default,
+        ldgsts: false,
     }
 }
 
