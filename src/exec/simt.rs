@@ -202,6 +202,9 @@ struct Ctx<'a, 'b, O: Observer> {
     /// The memory instruction being executed is an `LDGSTS`'s global read
     /// ([`MemRequest::ldgsts`]).
     cur_ldgsts: bool,
+    /// The SASS instruction just run did not execute and must run again (a waiting
+    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT`).
+    retry: bool,
     /// The block running now, for [`Observer::access_fault`].
     ctaid: [u32; 3],
     /// Constant bank 0 of a kernel that runs as SASS (empty for PTX).
@@ -328,6 +331,7 @@ pub fn run<O: Observer>(
         cur_expect: u32::MAX,
         cur_pc: 0,
         cur_ldgsts: false,
+        retry: false,
         ctaid: [0; 3],
         cbank0: Vec::new(),
         tex_lanes: Vec::with_capacity(32),
