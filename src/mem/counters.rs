@@ -288,10 +288,28 @@ impl MemCounters {
         self.const_serialization += const_serialization;
     }
 
-    /// Every counter with its metric name, in a fixed order; the texture pipe's only when the
-    /// kernel ran a texture or surface instruction.
+    /// Every counter with its metric name, in a fixed order; the `LDGSTS` class only when the
+    /// kernel ran an `LDGSTS` (or a PTX `cp.async`), the texture pipe's only when it ran a
+    /// texture or surface instruction.
     pub fn metrics(&self) -> Vec<(&'static str, u64)> {
         let mut m = self.base_metrics();
+        if self.ldgsts_inst > 0 {
+            m.extend([
+                ("smsp__sass_inst_executed_op_ldgsts.sum", self.ldgsts_inst),
+                (
+                    "smsp__sass_inst_executed_op_ldgsts_cache_access.sum",
+                    self.ldgsts_access_inst,
+                ),
+                (
+                    "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum",
+                    self.ldgsts_bypass_inst,
+                ),
+                (
+                    "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+                    self.ldgsts_requests,
+                ),
+            ]);
+        }
         m.extend(self.tex.metrics());
         m
     }
@@ -337,19 +355,6 @@ impl MemCounters {
             (
                 "smsp__sass_inst_executed_op_global_ld.sum",
                 self.global_ld_inst,
-            ),
-            ("smsp__sass_inst_executed_op_ldgsts.sum", self.ldgsts_inst),
-            (
-                "smsp__sass_inst_executed_op_ldgsts_cache_access.sum",
-                self.ldgsts_access_inst,
-            ),
-            (
-                "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum",
-                self.ldgsts_bypass_inst,
-            ),
-            (
-                "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
-                self.ldgsts_requests,
             ),
             (
                 "smsp__sass_inst_executed_op_global_st.sum",
@@ -557,6 +562,36 @@ mod tests {
             }
         }
         assert_eq!(c, MemCounters::default());
+    }
+
+    #[test]
+    fn ldgsts_is_its_own_instruction_class() {
+        // corpus4: the H200 counts LDGSTS in op_ldgsts (by cache operator), its requests and
+        // sectors in global op_ld.
+        let mut c = MemCounters::default();
+        let mut r = req(Space::Global, AccessKind::Load, 16, |l| l * 16);
+        r.ldgsts = true;
+        r.cache_op = CacheOp::Cg;
+        c.add_request(&r, &H200);
+        r.cache_op = CacheOp::Ca;
+        c.add_request(&r, &H200);
+        assert_eq!(get(&c, "smsp__sass_inst_executed_op_ldgsts.sum"), 2);
+        assert_eq!(
+            get(&c, "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum"),
+            1
+        );
+        assert_eq!(
+            get(&c, "smsp__sass_inst_executed_op_ldgsts_cache_access.sum"),
+            1
+        );
+        assert_eq!(get(&c, "smsp__sass_inst_executed_op_global_ld.sum"), 0);
+        assert_eq!(
+            get(&c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+            32
+        );
+        // Reported only where an LDGSTS ran.
+        let none = MemCounters::default().metrics();
+        assert!(none.iter().all(|(n, _)| !n.contains("ldgsts")));
     }
 
     #[test]
