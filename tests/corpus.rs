@@ -395,56 +395,26 @@ fn corpus_outputs_equal_the_h200s() {
 }
 
 /// Corpus specs whose SASS the executor does not run yet, with a part of the error they give.
-const SASS_NOT_YET: &[(&str, &str)] = &[
-    // cuda::barrier: the mbarrier ops (SYNCS.*, ARRIVES.LDGSTSBAR) and the bulk copy (UBLKCP)
-    // of two of its eight kernels are not decoded yet; the default ISA runs its PTX. The other
-    // six run as SASS in `async_copy_kernels_under_sass_equal_ptx_and_the_h200`.
-    ("globalToShmemAsyncCopy", "SYNCS"),
-];
+const SASS_NOT_YET: &[(&str, &str)] = &[];
 
-/// globalToShmemAsyncCopy's kernels whose SASS runs (`LDGSTS`, `LDGDEPBAR`, `DEPBAR.LE SB0`):
-/// all but the two that use an mbarrier (`SYNCS.*`, `UBLKCP`, not decoded yet), run as SASS
-/// from a copy of the spec without those two launches. Each output must equal the PTX run's
-/// and the H200's cubin run (the racy MultiStage pair: its race-free twin's).
+/// globalToShmemAsyncCopy as SASS (`LDGSTS`, `LDGDEPBAR`, `DEPBAR.LE SB0`, and in the two
+/// `cuda::barrier` kernels `SYNCS.*`, `ARRIVES.LDGSTSBAR`, `UBLKCP`, `ELECT`): each of the 8
+/// outputs must equal the PTX run's and the H200's cubin run (the racy MultiStage pair: its
+/// race-free twin's), and the counters the H200's ([`async_copy_counters`]).
 #[test]
 fn async_copy_kernels_under_sass_equal_ptx_and_the_h200() {
     const NAME: &str = "globalToShmemAsyncCopy";
-    const SKIP: [&str; 2] = ["LargeChunkAWBarrier", "MultiStageSharedState"];
-    let src = Path::new(CORPUS).join(NAME);
-    let dir = std::env::temp_dir().join(format!("gpumemsim-sasync3-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    for ext in ["cu", "ptx", "sass"] {
-        let f = format!("{NAME}.{ext}");
-        std::fs::copy(src.join(&f), dir.join(&f)).unwrap();
-    }
-    let toml = std::fs::read_to_string(src.join(format!("{NAME}.toml"))).unwrap();
-    let mut parts = toml.split("[[launch]]");
-    let mut kept = parts.next().unwrap().to_string();
-    let mut dropped = 0;
-    for l in parts {
-        if SKIP
-            .iter()
-            .any(|k| l.contains(&format!("MatrixMulAsyncCopy{k}<")))
-        {
-            dropped += 1;
-        } else {
-            kept += "[[launch]]";
-            kept += l;
-        }
-    }
-    assert_eq!(dropped, 2, "the spec's launches changed");
-    let spec = dir.join(format!("{NAME}.toml"));
-    std::fs::write(&spec, kept).unwrap();
+    let spec = Path::new(CORPUS).join(NAME).join(format!("{NAME}.toml"));
     let sass = run_isa(&spec, Isa::Sass).unwrap_or_else(|e| panic!("{NAME} as SASS: {e}"));
     let ptx = run_isa(&spec, Isa::Ptx).unwrap_or_else(|e| panic!("{NAME} as PTX: {e}"));
-    std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(sass.launches.len(), 6);
+    assert_eq!(sass.launches.len(), 8);
+    assert!(
+        sass.launches.iter().all(|l| l.isa == "sass"),
+        "a launch fell back to PTX"
+    );
     let h3 = hashes3();
     let mut compared = 0;
     for ((_, file, s), (_, _, p)) in sass.outputs.iter().zip(&ptx.outputs) {
-        if SKIP.iter().any(|k| file.contains(k)) {
-            continue;
-        }
         assert!(s == p, "{file}: SASS and PTX differ");
         let want = racy_twin(&h3, NAME, file).unwrap_or(file);
         assert!(
@@ -453,23 +423,27 @@ fn async_copy_kernels_under_sass_equal_ptx_and_the_h200() {
         );
         compared += 1;
     }
-    assert_eq!(compared, 6, "outputs compared");
+    assert_eq!(compared, 8, "outputs compared");
     async_copy_counters(&sass);
 }
 
 /// The counters of [`async_copy_kernels_under_sass_equal_ptx_and_the_h200`]'s SASS run against
-/// the H200's (tests/hw/h200/corpus4/ncu: launch IDs 0, 1, 4-7 are the six kept launches):
-/// every metric both report must be equal but these, each with its measured difference.
-/// - `smsp__sass_inst_executed_op_global_ld` of the four LDGSTS kernels: the H200 counts
-///   LDGSTS as its own class (corpus4/extra: `smsp__sass_inst_executed_op_ldgsts` 8,192 in
-///   each, `op_global_ld` 0), gpumemsim counts LDGSTS's global load (its PTX form) as a load
-///   instruction: the difference must be exactly the H200's LDGSTS count. Its sectors the H200
-///   counts in `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` too (32,768, equal).
+/// the H200's (tests/hw/h200/corpus4/ncu, launch IDs 0-7; and corpus4/extra, whose `LDGSTS`
+/// class counters `smsp__sass_inst_executed_op_ldgsts`, its cache access/bypass split and its
+/// requests gpumemsim reports): every metric both report must be equal but these, each with
+/// its measured difference.
 /// - `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` of MultiStageLargeChunk (ID 0), 30,822
 ///   against 32,768: not explained. It is the launch whose copies race on the H200
 ///   (`RACY_ON_THE_H200`); the extra/ replay of it counts 214,511 LDGSTS sectors and
 ///   4,282,528 global LDGSTS bytes where the program copies 1,048,576 bytes (the other three
 ///   LDGSTS launches: 32,768 and 1,048,576), so its counts differ between the H200's replays.
+/// - `smsp__sass_thread_inst_executed{,_pred_on}` of MultiStageSharedState (ID 3): the H200's
+///   own two thread counters disagree on this launch (`smsp__thread_inst_executed` 15,455,808
+///   and `_pred_on` 14,500,288, the `sass_` ones 18,861,632 and 17,643,968; on every other
+///   launch of the program they are equal). gpumemsim's equal the former exactly: the test
+///   requires that, and that the H200's two still differ.
+/// - `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld` of MultiStageSharedState (ID 3):
+///   98,368 against 98,372, its `op_shared_ld` instructions equal (81,984). Not explained.
 fn async_copy_counters(sass: &gpumemsim::report::Report) {
     use gpumemsim::report::compare::parse_ncu_csv;
     let read = |p: &str| {
@@ -478,9 +452,14 @@ fn async_copy_counters(sass: &gpumemsim::report::Report) {
     };
     let hw = read(&format!("{HW4}/ncu/c_globalToShmemAsyncCopy.csv"));
     let extra = read(&format!("{HW4}/extra/c_globalToShmemAsyncCopy.csv"));
-    const LDGSTS_INST: &str = "smsp__sass_inst_executed_op_ldgsts.sum";
-    let (mut equal, mut bad) = (0, Vec::new());
-    for (l, id) in sass.launches.iter().zip([0u32, 1, 4, 5, 6, 7]) {
+    const LDGSTS_CLASS: [&str; 4] = [
+        "smsp__sass_inst_executed_op_ldgsts.sum",
+        "smsp__sass_inst_executed_op_ldgsts_cache_access.sum",
+        "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum",
+        "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+    ];
+    let (mut equal, mut bad, mut ldgsts_compared) = (0, Vec::new(), 0);
+    for (l, id) in sass.launches.iter().zip(0u32..) {
         let h = hw.iter().find(|h| h.id == id).expect("H200 launch");
         let k = l.kernel.split('<').next().unwrap_or("");
         assert!(
@@ -489,21 +468,33 @@ fn async_copy_counters(sass: &gpumemsim::report::Report) {
             h.kernel,
             l.kernel
         );
-        let ldgsts = extra
+        let x = extra
             .iter()
             .find(|x| x.id == id)
-            .and_then(|x| x.metrics.get(LDGSTS_INST))
-            .copied()
-            .unwrap_or(0.0);
-        for (m, want) in &h.metrics {
-            let Some(got) = l.metrics.get(m) else {
+            .expect("H200 extra launch");
+        for (m, want) in h.metrics.iter().chain(&x.metrics) {
+            // gpumemsim reports the LDGSTS class only where an LDGSTS ran: 0 elsewhere.
+            let zero = LDGSTS_CLASS.contains(&m.as_str()).then_some(&0.0);
+            let Some(got) = l.metrics.get(m).or(zero) else {
                 continue;
             };
+            if m.contains("ldgsts") {
+                ldgsts_compared += 1;
+            }
+            let hw_thread = |n: &str| h.metrics.get(n).copied().unwrap_or(f64::NAN);
             let known = match m.as_str() {
-                "smsp__sass_inst_executed_op_global_ld.sum" if ldgsts > 0.0 => {
-                    Some(*got - *want == ldgsts)
-                }
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" if id == 0 => Some(*got != *want),
+                "smsp__sass_thread_inst_executed.sum" if id == 3 => {
+                    let t = hw_thread("smsp__thread_inst_executed.sum");
+                    Some(*got == t && t != *want)
+                }
+                "smsp__sass_thread_inst_executed_pred_on.sum" if id == 3 => {
+                    let t = hw_thread("smsp__thread_inst_executed_pred_on.sum");
+                    Some(*got == t && t != *want)
+                }
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" if id == 3 => {
+                    Some(*want - *got == 4.0)
+                }
                 _ => None,
             };
             match known {
@@ -518,7 +509,8 @@ fn async_copy_counters(sass: &gpumemsim::report::Report) {
     }
     eprintln!("globalToShmemAsyncCopy as SASS: {equal} counters equal to the H200's");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert!(equal >= 120, "only {equal} counters compared");
+    assert!(equal >= 170, "only {equal} counters compared");
+    assert_eq!(ldgsts_compared, 8 * 4, "LDGSTS class counters compared");
 }
 
 fn run_isa(path: &Path, isa: Isa) -> Result<gpumemsim::report::Report, String> {
@@ -588,7 +580,8 @@ fn corpus_under_sass_equals_ptx_and_the_h200() {
                 true
             } else if recorded3(&h3, "cubin", &name) {
                 hw_compared += 1;
-                equals3(&h3, "cubin", &name, file, s)
+                let want = racy_twin(&h3, &name, file).unwrap_or(file);
+                equals3(&h3, "cubin", &name, want, s)
             } else {
                 hw_compared += 1;
                 equals_h200(&hashes, &name, file, s)

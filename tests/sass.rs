@@ -494,8 +494,9 @@ fn corpus_sass_counters_against_the_h200() {
                 panic!("no H200 counters for {name} (sass2/, corpus3/ or corpus4/)");
             };
             if ["globalToShmemAsyncCopy"].contains(&stem.as_str()) {
-                // Recorded (corpus4/), but gpumemsim cannot run it yet: tests/corpus.rs's
-                // KNOWN_FAILING.
+                // Its counters, with the corpus4/extra LDGSTS class and their listed
+                // differences, are compared by tests/corpus.rs
+                // `async_copy_kernels_under_sass_equal_ptx_and_the_h200`.
                 continue;
             }
             let (n, req, _) = compare_counters(&t.display().to_string(), &name, &hw, &required);
@@ -977,4 +978,100 @@ fn reduction_multiwarp_differs_from_the_h200_by_its_spin_turns() {
         "reduction_multiwarp: {turns} spin turns more on the H200 ({page_turns} on its Source \
          page); instructions {sv} against {hv}"
     );
+}
+
+/// The mbarrier word probe (tests/fixtures/mbarrier, the kernel of tests/hw/mbarrier/
+/// mbar_probe.cu) under both ISAs against the H200's recording
+/// (tests/hw/h200/mbarrier/mbar_words.txt, cases 0-19): one model of the mbarrier word for the
+/// PTX `mbarrier.*` ops and the SASS `SYNCS.*`/`UBLKCP`/`ARRIVES` ops, in the H200's layout.
+/// Compared: the high word of every state an arrive returned, every test_wait result, the
+/// copy check of the bulk-copy cases, and the word `mbarrier.inval` leaves. Not compared: the
+/// `ld.shared` reads of a live barrier (the H200 returns the word stored before `init` until
+/// `inval`; gpumemsim the live word), the low word of a returned state (the PTX ISA leaves it
+/// opaque; the SASS leaves the even register of the pair as it was, and the two builds
+/// allocate registers differently), `mbarrier.pending_count` (not modelled; the fixture
+/// stores 0) and mode 3's count of wait turns (timing).
+#[test]
+fn mbarrier_words_equal_the_h200s() {
+    let text = std::fs::read_to_string("tests/hw/h200/mbarrier/mbar_words.txt")
+        .expect("tests/hw/h200/mbarrier/mbar_words.txt");
+    let mut hw: Vec<(u32, Vec<u64>)> = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() > 2 && f[1].starts_with("mode=") {
+            hw.push((f[1][5..].parse().expect("mode"), Vec::new()));
+        } else if let Some(w) = f.get(2).and_then(|w| w.strip_prefix("word=")) {
+            let v = u64::from_str_radix(w, 16).expect("hex word");
+            hw.last_mut().expect("a case line first").1.push(v);
+        }
+    }
+    assert_eq!(hw.len(), 25, "cases in the recording");
+    // (step, what): `T` the high word of a state, `R` a result, `W` the whole word.
+    let steps = |mode: u32| -> &'static [(usize, char)] {
+        match mode {
+            0 => &[
+                (2, 'R'),
+                (3, 'R'),
+                (5, 'T'),
+                (10, 'T'),
+                (12, 'R'),
+                (14, 'T'),
+                (15, 'R'),
+                (16, 'R'),
+                (17, 'R'),
+                (19, 'T'),
+                (22, 'T'),
+                (23, 'R'),
+                (24, 'R'),
+                (25, 'W'),
+            ],
+            1 => &[(2, 'R'), (3, 'R'), (8, 'T')],
+            2 => &[(2, 'R'), (3, 'R'), (9, 'T')],
+            _ => &[(2, 'R'), (3, 'R'), (5, 'T'), (9, 'R')],
+        }
+    };
+    let spec =
+        Spec::load("tests/fixtures/mbarrier/mbar_probe.toml").unwrap_or_else(|e| panic!("{e}"));
+    for isa in [Isa::Ptx, Isa::Sass] {
+        let (_, out) = run(&spec, isa).unwrap_or_else(|e| panic!("{isa:?}: {e}"));
+        let bytes = &out[0].2;
+        let word = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
+        let mut compared = 0;
+        for (c, (mode, words)) in hw.iter().take(20).enumerate() {
+            for &(k, what) in steps(*mode) {
+                let (h, s) = (words[k], word(40 * c + k));
+                let (h, s) = if what == 'T' {
+                    (h >> 32, s >> 32)
+                } else {
+                    (h, s)
+                };
+                assert_eq!(
+                    s, h,
+                    "{isa:?}, case {c} (mode {mode}), step {k}: {s:#x}, the H200 {h:#x}"
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(
+            compared,
+            11 * 14 + 3 * 3 + 3 * 3 + 3 * 4,
+            "{isa:?}: values compared"
+        );
+    }
+}
+
+/// A try-wait that can never complete (tests/fixtures/mbarrier/never.toml: one arrival of the
+/// two the barrier expects) ends, under both ISAs, with the block's instruction-budget fault
+/// located at the wait, not a hang.
+#[test]
+fn a_wait_that_never_completes_is_a_located_fault() {
+    let spec = Spec::load("tests/fixtures/mbarrier/never.toml").unwrap_or_else(|e| panic!("{e}"));
+    for (isa, at) in [
+        (Isa::Ptx, "mbarrier.try_wait"),
+        (Isa::Sass, "SYNCS.PHASECHK.TRANS64.TRYWAIT"),
+    ] {
+        let e = run(&spec, isa).expect_err("the wait cannot end");
+        assert!(e.contains("instruction budget"), "{isa:?}: {e}");
+        assert!(e.contains(at), "{isa:?}: not located at the wait: {e}");
+    }
 }

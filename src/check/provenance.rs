@@ -504,8 +504,17 @@ fn sass_transfer(k: &Kernel, sc: &SassCode, pc: usize, st: &mut [Prov]) {
                 }
             }
         }
+        // The mbarrier word's state, a timer, a lane index: no pointer.
+        SOp::SyncsExch { d, .. } | SOp::SyncsArrive { d, .. } | SOp::Timer64 { d } => {
+            defs.push((*d, Prov::Unknown));
+            defs.push((d + 1, Prov::Unknown));
+        }
+        SOp::Elect { d, .. } => defs.push((*d, Prov::Unknown)),
         // `LDGSTS` writes only the stage slots, which no instruction names.
         SOp::LdgSts { .. }
+        | SOp::PhaseChk { .. }
+        | SOp::LdgstsBar { .. }
+        | SOp::Ublkcp { .. }
         | SOp::CpAsyncCommit
         | SOp::CpAsyncWait { .. }
         | SOp::Fchk { .. }

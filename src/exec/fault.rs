@@ -64,6 +64,13 @@ pub enum FaultKind {
         /// The budget in warp-instructions.
         budget: u64,
     },
+    /// An mbarrier operation the H200 would stop the launch for: an arrive on a word with no
+    /// pending arrivals (never initialised), more arrivals than pending, an `init` count out
+    /// of range (see `exec::simt::mbarrier`).
+    Mbarrier {
+        /// What.
+        detail: String,
+    },
     /// A texture or surface access the texture unit refuses (an invalid handle, a `.trap`
     /// surface access out of range).
     Texture {
@@ -153,6 +160,7 @@ impl fmt::Display for FaultKind {
             ),
             FaultKind::Unsupported { detail } => write!(f, "{detail}"),
             FaultKind::Texture { detail } => write!(f, "{detail} (cudaErrorIllegalAddress)"),
+            FaultKind::Mbarrier { detail } => write!(f, "{detail} (cudaErrorLaunchFailure)"),
         }
     }
 }

@@ -202,6 +202,12 @@ struct Ctx<'a, 'b, O: Observer> {
     cur_expect: u32,
     /// The pc of the memory instruction being executed (for [`Observer::store_bytes`]).
     cur_pc: u32,
+    /// The memory instruction being executed is an `LDGSTS`'s global read
+    /// ([`MemRequest::ldgsts`]).
+    cur_ldgsts: bool,
+    /// The SASS instruction just run did not execute and must run again (a waiting
+    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT`).
+    retry: bool,
     /// The block running now, for [`Observer::access_fault`].
     ctaid: [u32; 3],
     /// Constant bank 0 of a kernel that runs as SASS (empty for PTX).
@@ -327,6 +333,8 @@ pub fn run<O: Observer>(
         expect: Vec::new(),
         cur_expect: u32::MAX,
         cur_pc: 0,
+        cur_ldgsts: false,
+        retry: false,
         ctaid: [0; 3],
         cbank0: Vec::new(),
         tex_lanes: Vec::with_capacity(32),
@@ -1544,7 +1552,16 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 *a = v.wrapping_add(off);
             }
         }
-        self.memory_at(w, mem, inst, pc, e, addrs)
+        // The global load of a PTX `cp.async` (the lowering puts its `CpAsyncStore` right
+        // after it) is what SASS `LDGSTS` is: counted in its class ([`MemRequest::ldgsts`]).
+        let next = self.l.kernel.code.get(pc as usize + 1).map(|i| &i.op);
+        if !matches!(next, Some(Op::CpAsyncStore { .. })) {
+            return self.memory_at(w, mem, inst, pc, e, addrs);
+        }
+        self.cur_ldgsts = true;
+        let r = self.memory_at(w, mem, inst, pc, e, addrs);
+        self.cur_ldgsts = false;
+        r
     }
 
     /// The access of a load, store or atomic whose lanes `e` address `addrs`: the functional
@@ -1708,6 +1725,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             pc,
             cache_op,
             cas,
+            ldgsts: self.cur_ldgsts,
         });
     }
 

@@ -593,8 +593,12 @@ pub enum MbarOp {
     /// `mbarrier.inval [a]`.
     Inval,
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size,
-    /// [a]`: the copy, then `size` transaction bytes completed on the barrier.
+    /// [a]`: the copy, then `size` transaction bytes completed on the barrier; without a copy
+    /// (`copy: None`), `mbarrier.complete_tx [a], size`.
     BulkCopy,
+    /// `mbarrier.arrive.expect_tx [a], bytes`: `bytes` expected, then one arrival; the state
+    /// before it in `d`.
+    ArriveExpectTx,
 }
 
 /// One decoded instruction.

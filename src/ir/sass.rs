@@ -651,6 +651,84 @@ pub enum SOp {
         /// Words copied (1, 2 or 4).
         n: u8,
     },
+    /// `SYNCS.EXCH.64 d, [addr], s`: writes the 64-bit pair `s` to the shared mbarrier word
+    /// (`mbarrier.init`), the old word to the pair `d` (`URZ`: the sink).
+    SyncsExch {
+        /// Destination pair (low register).
+        d: SReg,
+        /// The word's address ([`SOp::Mem`], shared).
+        addr: Box<SOp>,
+        /// Source pair (low register).
+        s: SReg,
+    },
+    /// `SYNCS.ARRIVE.TRANS64[.RED].AxTy d, [addr], b`: per lane, `arrive` arrivals, `expect`
+    /// transaction bytes expected, `complete` completed (each 0, 1 or 2 for the operand `b`),
+    /// on the mbarrier word (see `exec::simt::mbarrier`); the high word before goes to `d + 1`.
+    SyncsArrive {
+        /// Destination pair (low register; the sink for `.RED`/`RZ`).
+        d: SReg,
+        /// The word's address ([`SOp::Mem`], shared).
+        addr: Box<SOp>,
+        /// The operand.
+        b: SReg,
+        /// Arrivals: 0, 1, or 2 for `b`.
+        arrive: u8,
+        /// Bytes expected: 0, 1, or 2 for `b`.
+        expect: u8,
+        /// Bytes completed: 0, 1, or 2 for `b`.
+        complete: u8,
+    },
+    /// `SYNCS.PHASECHK.TRANS64[.TRYWAIT] p, [addr], b`: `p` is set in the lanes whose phase
+    /// (bit 31 of `b`) completed. `.TRYWAIT` (`mbarrier.try_wait`, which may suspend the
+    /// thread until the phase completes) waits instead: the warp gives up its turn and runs
+    /// the instruction again later, counted once, when every executing lane's phase is done.
+    PhaseChk {
+        /// `.TRYWAIT`.
+        trywait: bool,
+        /// Destination predicate.
+        p: u8,
+        /// The word's address ([`SOp::Mem`], shared).
+        addr: Box<SOp>,
+        /// The state's high word, or a parity in bit 31.
+        b: SReg,
+    },
+    /// `ARRIVES.LDGSTSBAR.64.{ARVCNT,TRANSCNT} [addr]`: `cp.async.mbarrier.arrive[.noinc]`:
+    /// the lane's queued `LDGSTS` copies land, then one arrival (`ARVCNT`) or one transaction
+    /// unit completed (`TRANSCNT`, after ptxas's `SYNCS.ARRIVE.TRANS64.RED.A0T1`).
+    LdgstsBar {
+        /// The word's address ([`SOp::Mem`], shared).
+        addr: Box<SOp>,
+        /// `ARVCNT`.
+        arrive: bool,
+    },
+    /// `UBLKCP.S.G [URa], [URb], URc`: `cp.async.bulk.shared::cluster.global.mbarrier`, once
+    /// per warp: `URc & 0xffff` 16-byte units from global `URb:URb+1` to shared `URa`,
+    /// completing on the mbarrier at shared `URa+1` (tests/hw/h200/mbarrier/mbar_probe.sass:
+    /// `USHF.R.U32.HI UR5, URZ, 0x4, UR5` before it, and the barrier in `UR9` of `[UR8]`).
+    Ublkcp {
+        /// Shared destination; the barrier in the next register.
+        dst: SReg,
+        /// Global source pair.
+        src: SReg,
+        /// Size register.
+        size: SReg,
+    },
+    /// `ELECT p, URd, q`: the lowest executing lane where `q` holds is elected: `p` set there,
+    /// cleared in the other executing lanes; its index to `URd`.
+    Elect {
+        /// Destination predicate.
+        p: u8,
+        /// Destination (uniform).
+        d: SReg,
+        /// Input predicate.
+        q: PIn,
+    },
+    /// `CS2R Rd, SR_GLOBALTIMERLO`: the 64-bit global timer to the pair `d` (gpumemsim's
+    /// clock, as `%globaltimer`).
+    Timer64 {
+        /// Destination pair (low register).
+        d: SReg,
+    },
     /// `LDGDEPBAR`: `cp.async.commit_group` ([`crate::ir::Op::CpAsyncCommit`]).
     CpAsyncCommit,
     /// `DEPBAR.LE SB0, n`: `cp.async.wait_group n` ([`crate::ir::Op::CpAsyncWait`]).

@@ -245,6 +245,7 @@ mod tests {
             pc: 0,
             cache_op: CacheOp::Default,
             cas: crate::mem::request::Cas::No,
+            ldgsts: false,
         }
     }
 

@@ -34,7 +34,7 @@
 use crate::gpu::config::GpuConfig;
 use crate::mem::coalesce::{distinct_sectors, global_sectors_with, local_sectors};
 use crate::mem::constant::constant_requests_with;
-use crate::mem::request::{AccessKind, MemRequest, Space};
+use crate::mem::request::{AccessKind, CacheOp, MemRequest, Space};
 use crate::mem::shared_banks::shared_wavefronts_with;
 use crate::mem::texture::counters::TexCounters;
 
@@ -67,6 +67,12 @@ pub struct MemCounters {
     /// The distinct sectors of the global atomics and reductions (not a hardware counter:
     /// the Source page's measure, [`crate::mem::coalesce::distinct_sectors`]).
     pub global_atom_red_distinct_sectors: u64,
+    /// `LDGSTS` instructions ([`MemRequest::ldgsts`]), all and by cache operator (`.BYPASS`,
+    /// `cp.async.cg`: the bypass class; else the access class), and their global requests.
+    pub ldgsts_inst: u64,
+    pub ldgsts_access_inst: u64,
+    pub ldgsts_bypass_inst: u64,
+    pub ldgsts_requests: u64,
 
     pub local_ld_inst: u64,
     pub local_st_inst: u64,
@@ -126,6 +132,19 @@ impl MemCounters {
                 let c = global_sectors_with(req, cfg, fast_paths);
                 let (rq, sc) = (u64::from(c.requests), u64::from(c.sectors));
                 let (inst, requests, sectors) = match req.kind {
+                    AccessKind::Load if req.ldgsts => {
+                        self.ldgsts_requests += rq;
+                        if req.cache_op == CacheOp::Cg {
+                            self.ldgsts_bypass_inst += 1;
+                        } else {
+                            self.ldgsts_access_inst += 1;
+                        }
+                        (
+                            &mut self.ldgsts_inst,
+                            &mut self.global_ld_requests,
+                            &mut self.global_ld_sectors,
+                        )
+                    }
                     AccessKind::Load => (
                         &mut self.global_ld_inst,
                         &mut self.global_ld_requests,
@@ -215,6 +234,10 @@ impl MemCounters {
             global_red_requests,
             global_red_sectors,
             global_atom_red_distinct_sectors,
+            ldgsts_inst,
+            ldgsts_access_inst,
+            ldgsts_bypass_inst,
+            ldgsts_requests,
             local_ld_inst,
             local_st_inst,
             local_ld_requests,
@@ -250,6 +273,10 @@ impl MemCounters {
         self.global_red_requests += global_red_requests;
         self.global_red_sectors += global_red_sectors;
         self.global_atom_red_distinct_sectors += global_atom_red_distinct_sectors;
+        self.ldgsts_inst += ldgsts_inst;
+        self.ldgsts_access_inst += ldgsts_access_inst;
+        self.ldgsts_bypass_inst += ldgsts_bypass_inst;
+        self.ldgsts_requests += ldgsts_requests;
         self.local_ld_inst += local_ld_inst;
         self.local_st_inst += local_st_inst;
         self.local_ld_requests += local_ld_requests;
@@ -261,10 +288,28 @@ impl MemCounters {
         self.const_serialization += const_serialization;
     }
 
-    /// Every counter with its metric name, in a fixed order; the texture pipe's only when the
-    /// kernel ran a texture or surface instruction.
+    /// Every counter with its metric name, in a fixed order; the `LDGSTS` class only when the
+    /// kernel ran an `LDGSTS` (or a PTX `cp.async`), the texture pipe's only when it ran a
+    /// texture or surface instruction.
     pub fn metrics(&self) -> Vec<(&'static str, u64)> {
         let mut m = self.base_metrics();
+        if self.ldgsts_inst > 0 {
+            m.extend([
+                ("smsp__sass_inst_executed_op_ldgsts.sum", self.ldgsts_inst),
+                (
+                    "smsp__sass_inst_executed_op_ldgsts_cache_access.sum",
+                    self.ldgsts_access_inst,
+                ),
+                (
+                    "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum",
+                    self.ldgsts_bypass_inst,
+                ),
+                (
+                    "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+                    self.ldgsts_requests,
+                ),
+            ]);
+        }
         m.extend(self.tex.metrics());
         m
     }
@@ -410,6 +455,7 @@ mod tests {
             pc: 0,
             cache_op: CacheOp::Default,
             cas: crate::mem::request::Cas::No,
+            ldgsts: false,
         }
     }
 
@@ -517,6 +563,36 @@ mod tests {
             }
         }
         assert_eq!(c, MemCounters::default());
+    }
+
+    #[test]
+    fn ldgsts_is_its_own_instruction_class() {
+        // corpus4: the H200 counts LDGSTS in op_ldgsts (by cache operator), its requests and
+        // sectors in global op_ld.
+        let mut c = MemCounters::default();
+        let mut r = req(Space::Global, AccessKind::Load, 16, |l| l * 16);
+        r.ldgsts = true;
+        r.cache_op = CacheOp::Cg;
+        c.add_request(&r, &H200);
+        r.cache_op = CacheOp::Ca;
+        c.add_request(&r, &H200);
+        assert_eq!(get(&c, "smsp__sass_inst_executed_op_ldgsts.sum"), 2);
+        assert_eq!(
+            get(&c, "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum"),
+            1
+        );
+        assert_eq!(
+            get(&c, "smsp__sass_inst_executed_op_ldgsts_cache_access.sum"),
+            1
+        );
+        assert_eq!(get(&c, "smsp__sass_inst_executed_op_global_ld.sum"), 0);
+        assert_eq!(
+            get(&c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+            32
+        );
+        // Reported only where an LDGSTS ran.
+        let none = MemCounters::default().metrics();
+        assert!(none.iter().all(|(n, _)| !n.contains("ldgsts")));
     }
 
     #[test]

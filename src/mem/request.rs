@@ -94,6 +94,11 @@ pub struct MemRequest {
     pub cache_op: CacheOp,
     /// Whether the request is a compare-and-swap, and which form ([`Cas`]).
     pub cas: Cas,
+    /// The global read of an `LDGSTS` (SASS `cp.async`): the H200 counts the instruction in
+    /// its own class, `smsp__sass_inst_executed_op_ldgsts`, not in `op_global_ld`, and its
+    /// requests and sectors in `l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld` too
+    /// (tests/hw/h200/corpus4/extra and ncu, globalToShmemAsyncCopy).
+    pub ldgsts: bool,
 }
 
 /// The compare-and-swap forms, whose shared-memory wavefronts differ from the other atomics'

@@ -1892,6 +1892,18 @@ impl<'a> KernelBuilder<'a> {
                         need(2)?;
                         (MbarOp::ExpectTx, Src::Imm(0), &ops[0], Some(&ops[1]))
                     }
+                    "complete_tx" => {
+                        need(2)?;
+                        (MbarOp::BulkCopy, Src::Imm(0), &ops[0], Some(&ops[1]))
+                    }
+                    "arrive" if mods.get(1) == Some(&"expect_tx") => {
+                        need(3)?;
+                        let d = match &ops[0] {
+                            Operand::Name(n) if n == "_" => Src::Imm(0),
+                            o => Src::Reg(self.dst(frame, o, span)?),
+                        };
+                        (MbarOp::ArriveExpectTx, d, &ops[1], Some(&ops[2]))
+                    }
                     "arrive"
                         if !mods
                             .iter()

@@ -241,6 +241,7 @@ mod tests {
             pc,
             cache_op: CacheOp::Default,
             cas: crate::mem::request::Cas::No,
+            ldgsts: false,
         }
     }
 

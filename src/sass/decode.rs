@@ -957,6 +957,10 @@ impl Dec<'_> {
                         k: 0,
                     });
                 }
+                if base == "CS2R" && mods.is_empty() && ops[1] == "SR_GLOBALTIMERLO" {
+                    let d = self.rdst_n(ops[0], 2)?[0] as u16;
+                    return none(SOp::Timer64 { d });
+                }
                 let sr = match ops[1] {
                     "SR_TID.X" => SpecialReg::Ptx(Sreg::Tid(0)),
                     "SR_TID.Y" => SpecialReg::Ptx(Sreg::Tid(1)),
@@ -1671,6 +1675,44 @@ impl Dec<'_> {
             }
             "LDG" | "LDS" | "LDL" | "LD" => self.load(base, mods, ops),
             "LDGSTS" => self.ldgsts(mods, ops),
+            "SYNCS" => self.syncs(mods, ops),
+            "ARRIVES" => {
+                let arrive = match mods {
+                    ["LDGSTSBAR", "64", "ARVCNT"] => true,
+                    ["LDGSTSBAR", "64", "TRANSCNT"] => false,
+                    _ => return Err(self.unsupported()),
+                };
+                self.want(ops, 1)?;
+                none(SOp::LdgstsBar {
+                    addr: Box::new(self.mem_addr(ops[0], true)?),
+                    arrive,
+                })
+            }
+            "UBLKCP" if mods == ["S", "G"] => {
+                self.want(ops, 3)?;
+                let reg = |t: &str| -> R<u16> {
+                    let t = t.trim();
+                    let r = t
+                        .strip_prefix('[')
+                        .and_then(|r| r.strip_suffix(']'))
+                        .unwrap_or(t);
+                    self.rsrc(r)
+                };
+                none(SOp::Ublkcp {
+                    dst: reg(ops[0])?,
+                    src: reg(ops[1])?,
+                    size: self.rsrc(ops[2])?,
+                })
+            }
+            "ELECT" => {
+                self.no_mods(mods, &[])?;
+                self.want(ops, 3)?;
+                none(SOp::Elect {
+                    p: self.pdst(ops[0])?,
+                    d: self.rdst(ops[1])?,
+                    q: self.pin(ops[2])?,
+                })
+            }
             "STG" | "STS" | "STL" | "ST" => self.store(base, mods, ops),
             "ATOMS" | "ATOMG" | "ATOM" | "REDG" | "RED" => self.atomic(base, mods, ops),
             "TEX" | "TLD" | "TLD4" | "TXQ" | "SULD" | "SUST" => self.tex(base, mods, ops),
@@ -2164,6 +2206,68 @@ impl Dec<'_> {
             make_generic(&mut inst);
         }
         Ok((addr, Some(inst)))
+    }
+
+    /// `SYNCS.EXCH.64`, `SYNCS.ARRIVE.TRANS64[.RED].{A1T0,ART0,A0TR,A0TX,A0T1}` and the
+    /// plain `SYNCS.ARRIVE.TRANS64` (arrive 1, expect the operand),
+    /// `SYNCS.PHASECHK.TRANS64[.TRYWAIT]`, `SYNCS.CCTL.IV`: the mbarrier operations. Which
+    /// PTX operation each is: tests/hw/h200/mbarrier/mbar_probe.sass against
+    /// tests/hw/mbarrier/mbar_probe.cu (`expect_tx` is `A0TR`, `complete_tx` `A0TX`,
+    /// `arrive` with a count `ART0`, `arrive.expect_tx` the plain form).
+    fn syncs(&self, mods: &[&str], ops: &[&str]) -> R<(SOp, Option<Inst>)> {
+        let none = |op: SOp| Ok((op, None));
+        match mods {
+            ["CCTL", "IV"] => none(SOp::Nop),
+            ["EXCH", "64"] => {
+                self.want(ops, 3)?;
+                none(SOp::SyncsExch {
+                    d: self.rdst_n(ops[0], 2)?[0] as u16,
+                    addr: Box::new(self.mem_addr(ops[1], true)?),
+                    s: self.rsrc(ops[2])?,
+                })
+            }
+            ["PHASECHK", "TRANS64"] | ["PHASECHK", "TRANS64", "TRYWAIT"] => {
+                self.want(ops, 3)?;
+                none(SOp::PhaseChk {
+                    trywait: mods.len() == 3,
+                    p: self.pdst(ops[0])?,
+                    addr: Box::new(self.mem_addr(ops[1], true)?),
+                    b: self.rsrc(ops[2])?,
+                })
+            }
+            ["ARRIVE", "TRANS64", rest @ ..] => {
+                let (red, form) = match rest {
+                    ["RED", f] => (true, *f),
+                    [f] => (false, *f),
+                    [] => (false, ""),
+                    _ => return Err(self.unsupported()),
+                };
+                let (arrive, expect, complete) = match form {
+                    "A1T0" => (1, 0, 0),
+                    "ART0" => (2, 0, 0),
+                    "A0TR" => (0, 2, 0),
+                    "A0TX" => (0, 0, 2),
+                    "A0T1" => (0, 1, 0),
+                    "" => (1, 2, 0),
+                    _ => return Err(self.unsupported()),
+                };
+                self.want(ops, 3)?;
+                let d = if red {
+                    self.s.sink
+                } else {
+                    self.rdst_n(ops[0], 2)?[0] as u16
+                };
+                none(SOp::SyncsArrive {
+                    d,
+                    addr: Box::new(self.mem_addr(ops[1], true)?),
+                    b: self.rsrc(ops[2])?,
+                    arrive,
+                    expect,
+                    complete,
+                })
+            }
+            _ => Err(self.unsupported()),
+        }
     }
 
     /// `LDGSTS.E[.BYPASS][.64|.128] [shared], desc[UR][global.64]`: `cp.async` (PTX ISA

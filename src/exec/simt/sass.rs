@@ -675,6 +675,11 @@ impl<O: Observer> Ctx<'_, '_, O> {
             self.clock += 1;
             let e = m & pbits(w, si.guard);
             self.sass_op(w, mem, sc, si, pc, m, e)?;
+            if std::mem::take(&mut self.retry) {
+                // Not executed yet (a `.TRYWAIT` that waits): neither counted nor advanced.
+                self.clock -= 1;
+                return Ok(());
+            }
             self.stats.warp_instructions += 1;
             self.stats.thread_instructions += e.count_ones() as u64;
             self.obs.inst(pc, m, e);
@@ -1399,13 +1404,119 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 if e != 0 {
                     let addrs = self.sass_addrs(w, sc, global);
                     let inst = &self.l.kernel.code[pc as usize];
-                    self.memory_at(w, mem, inst, pc, e, addrs)?;
+                    self.cur_ldgsts = true;
+                    let r = self.memory_at(w, mem, inst, pc, e, addrs);
+                    self.cur_ldgsts = false;
+                    r?;
                     let dst = self.sass_addrs(w, sc, shared);
                     let s: Vec<crate::ir::Src> = (0..u32::from(*n))
                         .map(|k| crate::ir::Src::Reg(u32::from(sc.stage) + k))
                         .collect();
                     self.cp_async_queue_at(w, mem, &s, &dst, e);
                 }
+            }
+            SOp::SyncsExch { d, addr, s } => {
+                if e != 0 {
+                    let l = e.trailing_zeros() as usize;
+                    let a = self.sass_addrs(w, sc, addr)[l];
+                    let (lo, hi) = (*s as usize * 32 + l, (*s as usize + 1) * 32 + l);
+                    let v = w.regs[lo] & 0xffff_ffff | (w.regs[hi] & 0xffff_ffff) << 32;
+                    let old = self.mbar_rmw(w, mem, l, a, pc, |_| Ok(v))?;
+                    if *d != sc.sink {
+                        self.put(w, sc, *d, e, &[old as u32; 32]);
+                        self.put(w, sc, d + 1, e, &[(old >> 32) as u32; 32]);
+                    }
+                }
+            }
+            SOp::SyncsArrive {
+                d,
+                addr,
+                b,
+                arrive,
+                expect,
+                complete,
+            } => {
+                let addrs = self.sass_addrs(w, sc, addr);
+                let mut out = [0u32; 32];
+                for l in lanes(e) {
+                    let bv = w.regs[*b as usize * 32 + l] & 0xffff_ffff;
+                    let amt = |k: u8| match k {
+                        0 => 0,
+                        1 => 1,
+                        _ => bv,
+                    };
+                    let (n, x, c) = (amt(*arrive), amt(*expect), amt(*complete));
+                    let old = self.mbar_rmw(w, mem, l, addrs[l], pc, |st| {
+                        super::mbarrier::update(st, n, x, c)
+                    })?;
+                    out[l] = (old >> 32) as u32;
+                }
+                // The high word of the state to the odd register; the even one keeps its
+                // value (tests/hw/h200/mbarrier: case 17's token is 0x100, the size operand
+                // in the same register, in its low word).
+                if *d != sc.sink {
+                    self.put(w, sc, d + 1, e, &out);
+                }
+            }
+            SOp::PhaseChk {
+                trywait,
+                p,
+                addr,
+                b,
+            } => {
+                let addrs = self.sass_addrs(w, sc, addr);
+                let mut done = 0u32;
+                for l in lanes(e) {
+                    let st = self.mbar_rmw(w, mem, l, addrs[l], pc, Ok)?;
+                    let hi = w.regs[*b as usize * 32 + l] as u32;
+                    done |= u32::from(super::mbarrier::phase_done(st, hi)) << l;
+                }
+                if done != e {
+                    // A wait that is not over gives the other warps their turn; a try-wait
+                    // runs again (a wait that can never end runs into the block's budget).
+                    w.yielded = true;
+                    if *trywait {
+                        self.retry = true;
+                        return Ok(());
+                    }
+                }
+                put_pred(w, *p, e, done);
+            }
+            SOp::LdgstsBar { addr, arrive } => {
+                self.cp_async_land(w, mem, 0, true, e, pc)?;
+                let addrs = self.sass_addrs(w, sc, addr);
+                let (n, c) = if *arrive { (1, 0) } else { (0, 1) };
+                for l in lanes(e) {
+                    self.mbar_rmw(w, mem, l, addrs[l], pc, |st| {
+                        super::mbarrier::update(st, n, 0, c)
+                    })?;
+                }
+            }
+            SOp::Ublkcp { dst, src, size } => {
+                if e != 0 {
+                    let l = e.trailing_zeros() as usize;
+                    let r = |s: u16| w.regs[s as usize * 32 + l] & 0xffff_ffff;
+                    let to = r(*dst).wrapping_sub(SHARED_RESERVED);
+                    let bar = r(dst + 1).wrapping_sub(SHARED_RESERVED);
+                    let from = r(*src) | r(src + 1) << 32;
+                    let bytes = (r(*size) as u32 & 0xffff) * 16;
+                    self.bulk_copy(w, mem, l, to, from, bar, bytes, pc)?;
+                }
+            }
+            SOp::Elect { p, d, q } => {
+                let cand = e & pbits(w, *q);
+                if cand != 0 {
+                    let l = cand.trailing_zeros();
+                    put_pred(w, *p, e, 1 << l);
+                    self.put(w, sc, *d, e, &[l; 32]);
+                } else {
+                    put_pred(w, *p, e, 0);
+                }
+            }
+            SOp::Timer64 { d } => {
+                let t = self.clock;
+                self.put(w, sc, *d, e, &[t as u32; 32]);
+                self.put(w, sc, d + 1, e, &[(t >> 32) as u32; 32]);
             }
             SOp::CpAsyncCommit => Self::cp_async_commit(w, e),
             SOp::CpAsyncWait { n } => self.cp_async_land(w, mem, *n, false, e, pc)?,

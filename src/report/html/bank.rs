@@ -148,6 +148,7 @@ pub fn request(inst: &WarpInstance, width: u32, kind: AccessKind, space: Space) 
         pc: 0,
         cache_op: CacheOp::Default,
         cas: crate::mem::request::Cas::No,
+        ldgsts: false,
     }
 }
 
