@@ -36,7 +36,10 @@
 //!   (`ir::reserved_smem_base`, for kernels whose PTX reads `%reserved_smem_offset_*`), so the
 //!   word holds its offset plus the 0x400 the executor takes off; other kernels may not read it.
 //! - `YIELD` (ptxas puts it in spin-wait loops) ends the warp's turn, so the warp it waits for
-//!   runs.
+//!   runs, and takes the yielding lanes out of every convergence barrier they are in (as a
+//!   `BREAK` of each), so that lanes leaving a loop that holds a `YIELD` run on alone: the
+//!   H200's Source page of cas_probe's one-warp user `atomicCAS` loops (tests/hw/h200/cas)
+//!   counts the code after such a loop once per leaving lane, up to `EXIT`.
 //! - reconvergence: `BSSY B, L` opens a convergence barrier over the active lanes, `BSYNC B`
 //!   waits for them (Volta's independent thread scheduling reconverges where the compiler put
 //!   `BSYNC`, not at an immediate post-dominator); `BREAK B` takes lanes out of it. The lanes a

@@ -1521,7 +1521,33 @@ impl<O: Observer> Ctx<'_, '_, O> {
             SOp::CpAsyncCommit => Self::cp_async_commit(w, e),
             SOp::CpAsyncWait { n } => self.cp_async_land(w, mem, *n, false, e, pc)?,
             SOp::Nop => {}
-            SOp::Yield => w.yielded = true,
+            SOp::Yield => {
+                // The yielding lanes leave every convergence barrier they are in, in every
+                // lane's copy of it (as a `BREAK` of each), and wait at none of them (their
+                // own copies emptied): from there they run on as the groups they are,
+                // meeting again only at a later `BSSY`'s `BSYNC` or a `WARPSYNC`. Measured on the H200's Source page (tests/hw/h200/cas, the
+                // one-warp user `atomicCAS` loops of cas_probe, whose loop holds a `YIELD`):
+                // with n lanes in the loop, the `BSYNC B1` closing it executes n times with n
+                // threads, the `BSYNC B0` after it n + 1 times (n times for 32 lanes), and
+                // every instruction up to `EXIT` once per leaving lane plus once for the lanes
+                // that skipped the loop (1 lane: 2 times, 32 threads; 2 lanes: 3 times); the
+                // same loop shape without `YIELD` (spin_sh's `ATOMS.CAST.SPIN.64` loop)
+                // merges at `BSYNC B0`, after which the code runs once.
+                if e != 0 {
+                    let (b0, b1) = (sc.b as usize * 32, sc.wsync as usize * 32);
+                    for (i, r) in w.regs[b0..b1].iter_mut().enumerate() {
+                        // A yielding lane's own copy: it waits for no lane.
+                        *r = if e >> (i % 32) & 1 == 1 {
+                            0
+                        } else {
+                            *r & !(e as u64)
+                        };
+                    }
+                    let again = release_complete(w, sc);
+                    self.bsync_again(again);
+                }
+                w.yielded = true;
+            }
         }
         w.advance(m, pc + 1);
         Ok(())
