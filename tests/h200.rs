@@ -161,7 +161,8 @@ const AS_PTX: &[(&str, &str)] = &[(
     "its SASS runs and every output word equals the H200's (tests/sass.rs \
          isa_under_sass_against_the_h200) and isa_float's counters too (FCHK's rule, \
          tests/fchk_hw.rs), but isa_atom's CAS retry loop (ATOMS.CAST.SPIN.64) runs 2,023 \
-         times on the H200's Source page (6 recordings alike, docs/notes/issue-9-sfchk.md) \
+         times on the H200's Source page (6 recordings alike, docs/notes/issue-9-sfchk.md; \
+         2,024, 2,024, 2,023 in three profiles of tests/hw/h200/cas/isalog: run-dependent) \
          and 2,024 in the simulator's rounds of CAS retries (docs/notes/issue-9-scas.md), and \
          the counters compared here (tests/hw/h200/hw) count 1,654 shared atomics where the \
          Source pages count 2,263 (uninstrumented runs vary by up to 8)",
