@@ -45,18 +45,27 @@
 //!     `f32_3d_linear_half_row`: 142,880 sectors and 98,592 tags, as the passes' footprints
 //!     give exactly, where the quad's occupy 94,240 and 58,144), also where a lane's footprint
 //!     lies in one slice (`f32_64_linear_row_xy`: 2 wavefronts per request);
-//!   - the wavefronts of a pass: lanes in order join the first box whose tag blocks, with
-//!     theirs, still span at most 2 blocks along x, y and z, and a box of n blocks takes
-//!     `ceil(n / 4)` (`one_xcross_z`: 4 blocks, 1; `one_xycross_z`: 8 blocks, 2; `two_z_z`:
-//!     lanes 128 bytes apart, 2; `two_z_z_3slice`: 3 slices deep, 2; `two_near_xyz`: 1);
+//!   - four-channel float texels (16 bytes) filtered: each lane of the quad is its own pass,
+//!     looked up twice, as if each pair of channels were fetched apart (`f32x4_quad_xyz`: 32
+//!     sectors, 22 hits, 24 tags, 8 wavefronts; `f32x4_pair_ABAB`: 32, 20, 24, 8; the five
+//!     f32x4 trilinear grids exactly on sectors, hits, tags and wavefronts, e.g.
+//!     `f32x4_64_linear_row` 772,160 sectors, 480,320 tags, 145,952 wavefronts, where passes of
+//!     two lanes give 288,800, 159,264, 40,208). Filtered f32x4 2D fetches are not recorded and
+//!     keep the 2D rule;
+//!   - the wavefronts of a pass: lanes in order join the first box that, with their footprint,
+//!     still spans at most 2 sector columns of 16 bytes along x and 2 tag blocks along y and z,
+//!     and a box of n tag blocks takes `ceil(n / 4)` (`one_xcross_z`: 4 blocks, 1;
+//!     `one_xycross_z`: 8 blocks, 2; `two_z_z`: lanes 128 bytes apart, 2; `two_z_z_3slice`: 3
+//!     slices deep, 2; `two_near_xyz`: 1; `u8_pair_ABAB`: lanes 32 bytes apart, in adjacent
+//!     tag blocks but 3 sector columns, 2 per pass);
 //!   - point sampling: the even and odd slices are read in the same wavefront and, within each,
 //!     one tag block per wavefront: the wavefronts are the larger number of distinct tag blocks
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
-//!   - not modelled (listed in the test): four-channel float texels filtered (the H200 looks
-//!     each sector up twice), u8 lanes in adjacent 32-byte blocks and f32x2 columns (more
-//!     wavefronts than the box rule), filtered quads stepping along z (1-3% fewer).
+//!   - not modelled (listed in the test): one lone f32x4 lane (`f32x4_one_xyz`: no request and
+//!     4 wavefronts), f32x2 quads down a column (more wavefronts than the box rule), filtered
+//!     quads stepping along z (1-3% fewer).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
@@ -210,15 +219,21 @@ impl Splitter {
             if access == TexAccess::Texture && volume && filtered {
                 // A filtered quad of a 3D array: two passes of two lanes (lanes 4k, 4k+1 and
                 // 4k+2, 4k+3), each looking its sectors and tags up on its own.
+                // Four-channel float texels (16 bytes): each lane is its own pass, looked up
+                // twice (once per pair of channels).
+                let wide = self.texels[i..end].iter().any(|t| t.1.bytes == 16);
+                let (lanes, halves) = if wide { (1, 2) } else { (2, 1) };
                 let mut j = i;
                 while j < end {
-                    let pair = self.texels[j].0 / 2;
+                    let pass = self.texels[j].0 / lanes;
                     let mut k = j;
-                    while k < end && self.texels[k].0 / 2 == pair {
+                    while k < end && self.texels[k].0 / lanes == pass {
                         k += 1;
                     }
-                    self.pass(j, k, fetch, &mut cost);
-                    cost.wavefronts += self.box_wavefronts(j, k);
+                    for _ in 0..halves {
+                        self.pass(j, k, fetch, &mut cost);
+                        cost.wavefronts += self.box_wavefronts(j, k);
+                    }
                     j = k;
                 }
             } else {
@@ -315,8 +330,9 @@ impl Splitter {
     }
 
     /// Wavefronts of one pass of a filtered 3D quad, `self.texels[i..end]`: lanes in order join
-    /// the first box whose tag blocks, with theirs, still span at most 2 blocks along x, y and
-    /// z (else they open a new box), and a box of n tag blocks takes `ceil(n / 4)` wavefronts.
+    /// the first box that, with their texels, still spans at most 2 sector columns of 16 bytes
+    /// along x and 2 tag blocks along y and z (else they open a new box), and a box of n tag
+    /// blocks takes `ceil(n / 4)` wavefronts.
     fn box_wavefronts(&mut self, i: usize, end: usize) -> u64 {
         self.boxes.clear();
         self.box_tags.clear();
@@ -329,9 +345,12 @@ impl Splitter {
             while k < end && self.texels[k].0 == lane {
                 let t = self.texels[k].1;
                 let tag = [t.x_byte / 32, u64::from(t.y / 4), u64::from(t.z)];
+                // The box's width is measured in 16-byte columns (two of them at most).
+                let last = t.x_byte + u64::from(t.bytes.max(1)) - 1;
+                let span = [[t.x_byte / 16, last / 16], [tag[1]; 2], [tag[2]; 2]];
                 for d in 0..3 {
-                    lo[d] = lo[d].min(tag[d]);
-                    hi[d] = hi[d].max(tag[d]);
+                    lo[d] = lo[d].min(span[d][0]);
+                    hi[d] = hi[d].max(span[d][1]);
                 }
                 self.box_tags.push((usize::MAX, tag));
                 k += 1;
@@ -524,6 +543,63 @@ mod tests {
         // One lane crossing a 32-byte and a 4-row block: 8 tag blocks, 2 wavefronts.
         let c = warp3d(&mut s, |l| if l == 0 { cube(7, 3, 0) } else { vec![] });
         assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (8, 8, 2));
+    }
+
+    /// run4's `f32x4_quad_xyz`: each lane of a filtered four-channel float quad is its own pass,
+    /// looked up twice.
+    #[test]
+    fn filtered_f32x4_lanes_are_looked_up_alone_twice() {
+        let l = BlockLinear::for_array(16, [64, 64, 64], 3);
+        let mut s = Splitter::default();
+        for lane in 0..4u32 {
+            for [x, y, z] in cube(lane, 0, 0) {
+                let x_byte = u64::from(x) * 16;
+                s.push(
+                    lane as u8,
+                    Texel {
+                        addr: l.offset(x_byte, y, z),
+                        bytes: 16,
+                        x_byte,
+                        y,
+                        z,
+                        pitch_linear: false,
+                        volume: true,
+                    },
+                );
+            }
+        }
+        let c = s.finish(TexAccess::Texture);
+        assert_eq!(
+            (c.requests, c.sectors, c.set_accesses, c.wavefronts),
+            (1, 32, 24, 8)
+        );
+        assert_eq!(s.requests.len(), 8);
+    }
+
+    /// run4's `u8_pair_ABAB`: lanes 32 bytes apart (adjacent tag blocks, 3 sector columns) do
+    /// not share a box.
+    #[test]
+    fn boxes_span_at_most_two_sector_columns() {
+        let l = BlockLinear::for_array(1, [64, 64, 64], 3);
+        let mut s = Splitter::default();
+        for (lane, x0) in [(0u32, 0u32), (1, 32), (2, 0), (3, 32)] {
+            for [x, y, z] in cube(x0, 0, 0) {
+                s.push(
+                    lane as u8,
+                    Texel {
+                        addr: l.offset(u64::from(x), y, z),
+                        bytes: 1,
+                        x_byte: u64::from(x),
+                        y,
+                        z,
+                        pitch_linear: false,
+                        volume: true,
+                    },
+                );
+            }
+        }
+        let c = s.finish(TexAccess::Texture);
+        assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (8, 8, 4));
     }
 
     /// run4's `pz_*`: point-sampled slices of opposite parity share a wavefront.
