@@ -53,25 +53,34 @@
 //!     two lanes give 288,800, 159,264, 40,208). Filtered f32x4 2D fetches are not recorded and
 //!     keep the 2D rule;
 //!   - the wavefronts of a pass: lanes in order join the first box that, with their footprint,
-//!     still spans at most 2 sector columns of 16 bytes along x and 2 tag blocks along y and z,
-//!     and a box of n tag blocks takes `ceil(n / 4)` (`one_xcross_z`: 4 blocks, 1;
-//!     `one_xycross_z`: 8 blocks, 2; `two_z_z`: lanes 128 bytes apart, 2; `two_z_z_3slice`: 3
-//!     slices deep, 2; `two_near_xyz`: 1; `u8_pair_ABAB`: lanes 32 bytes apart, in adjacent
-//!     tag blocks but 3 sector columns, 2 per pass);
+//!     still spans at most 2 sector columns of 16 bytes along x, 2 tag blocks along y and 3
+//!     slices along z, and a box of n tag blocks takes `max(ceil(n / 4), c)`, c the most blocks
+//!     of the box in one of 8 L1 tag sets, set = bits 7-9 of the block's address (in a
+//!     block-linear 3D array: the block's x and y parity and the slice's parity). So a
+//!     wavefront looks up at most 4 tag blocks, at most one per set, and the H200's extra
+//!     wavefronts are its `set_conflicts` (every non-random run4 launch but two, e.g.
+//!     `f32_64_linear_colz` 65,408 wavefronts = 32,768 passes + 32,640 conflicts: a pass reads
+//!     slices z and z + 2, same set; `one_xcross_z`: 4 blocks, 1; `one_xycross_z`: 8 blocks,
+//!     2; `two_z_z`: lanes 128 bytes apart, same sets, 2; `two_z_z_3slice`: 2; `two_near_xyz`:
+//!     1; `u8_pair_ABAB`: lanes 32 bytes apart, in adjacent tag blocks but 3 sector columns, 2
+//!     per pass, with no set conflict);
 //!   - point sampling: the even and odd slices are read in the same wavefront and, within each,
 //!     one tag block per wavefront: the wavefronts are the larger number of distinct tag blocks
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
 //!   - not modelled (listed in the test): one lone f32x4 lane (`f32x4_one_xyz`: no request and
-//!     4 wavefronts), f32x2 quads down a column (more wavefronts than the box rule), filtered
-//!     quads stepping along z (1-3% fewer).
+//!     4 wavefronts), f32x2 quads down a column (more wavefronts than the box rule).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
 //! [`crate::mem::cache::Hierarchy::tex_access`]).
 
 use crate::mem::cache::LineAccess;
+
+/// L1 tag sets a filtered 3D pass's tag blocks fall in: bits 7-9 of the block's address
+/// (fits every non-random launch of tests/hw/h200/texture_mem/run4/, see the module doc).
+const TAG_SETS: u64 = 8;
 
 /// Which of Nsight Compute's texture-pipe memories an access counts in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,9 +164,9 @@ pub struct Splitter {
     groups: Vec<(u64, u32, u32)>,
     tags: Vec<(u64, u32, u32)>,
     /// Boxes of tag blocks of a filtered 3D pass (lowest and highest block along x, y, z) and
-    /// each texel's (box, tag block).
+    /// each texel's (box, tag block, L1 tag set).
     boxes: Vec<([u64; 3], [u64; 3])>,
-    box_tags: Vec<(usize, [u64; 3])>,
+    box_tags: Vec<(usize, [u64; 3], u64)>,
 }
 
 impl Splitter {
@@ -331,8 +340,8 @@ impl Splitter {
 
     /// Wavefronts of one pass of a filtered 3D quad, `self.texels[i..end]`: lanes in order join
     /// the first box that, with their texels, still spans at most 2 sector columns of 16 bytes
-    /// along x and 2 tag blocks along y and z (else they open a new box), and a box of n tag
-    /// blocks takes `ceil(n / 4)` wavefronts.
+    /// along x, 2 tag blocks along y and 3 slices along z (else they open a new box), and a box
+    /// of n tag blocks takes `max(ceil(n / 4), most blocks in one L1 tag set)` wavefronts.
     fn box_wavefronts(&mut self, i: usize, end: usize) -> u64 {
         self.boxes.clear();
         self.box_tags.clear();
@@ -352,11 +361,12 @@ impl Splitter {
                     lo[d] = lo[d].min(span[d][0]);
                     hi[d] = hi[d].max(span[d][1]);
                 }
-                self.box_tags.push((usize::MAX, tag));
+                self.box_tags
+                    .push((usize::MAX, tag, (t.addr / 128) % TAG_SETS));
                 k += 1;
             }
             let fits = |b: &([u64; 3], [u64; 3])| {
-                (0..3).all(|d| hi[d].max(b.1[d]) - lo[d].min(b.0[d]) <= 1)
+                (0..3).all(|d| hi[d].max(b.1[d]) - lo[d].min(b.0[d]) <= if d == 2 { 2 } else { 1 })
             };
             let b = match self.boxes.iter().position(fits) {
                 Some(b) => {
@@ -379,7 +389,18 @@ impl Splitter {
         self.box_tags.sort_unstable();
         self.box_tags.dedup();
         (0..self.boxes.len())
-            .map(|b| (self.box_tags.iter().filter(|e| e.0 == b).count() as u64).div_ceil(4))
+            .map(|b| {
+                let mut sets = [0u64; TAG_SETS as usize];
+                let mut blocks = 0u64;
+                for e in self.box_tags.iter().filter(|e| e.0 == b) {
+                    blocks += 1;
+                    // `e.2 < TAG_SETS` by construction.
+                    sets[e.2 as usize] += 1;
+                }
+                blocks
+                    .div_ceil(4)
+                    .max(sets.iter().copied().max().unwrap_or(0))
+            })
             .sum()
     }
 }
@@ -600,6 +621,21 @@ mod tests {
         }
         let c = s.finish(TexAccess::Texture);
         assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (8, 8, 4));
+    }
+
+    /// A pass of run4's `f32_64_linear_colz` kind whose lanes cross a tag block along x and y:
+    /// slices z, z + 1 and z + 2 in one box, 12 tag blocks, slices z and z + 2 in the same tag
+    /// sets, so 3 wavefronts (the H200's colz grids equal passes plus set conflicts,
+    /// tests/texture3d_hw.rs; two boxes of 8 blocks would give 4).
+    #[test]
+    fn a_pass_three_slices_deep_costs_its_set_conflicts() {
+        let mut s = Splitter::default();
+        let c = warp3d(&mut s, |l| match l {
+            0 => cube(7, 3, 0),
+            1 => cube(7, 3, 1),
+            _ => vec![],
+        });
+        assert_eq!((c.set_accesses, c.wavefronts), (12, 3));
     }
 
     /// run4's `pz_*`: point-sampled slices of opposite parity share a wavefront.
