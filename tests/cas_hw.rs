@@ -52,8 +52,9 @@ const EXCLUDED: &[(usize, &str)] = &[
         30,
         "spin_sh with 8 warps in one block (two per SM sub-partition): the H200 2,012 \
          executions of the ATOMS.CAST.SPIN.64 (both passes; thread executions 32,896 equal), \
-         the rounds of one to four warps give 2,020: the order of two warps of one \
-         sub-partition is not modelled",
+         the rounds of one to four warps give 2,020; a later call (tests/hw/h200/cas/warps) \
+         gave 2,008, 2,000 and 2,001 in three profiles, so the order of two warps of one \
+         sub-partition depends on timing and is not modelled",
     ),
     (
         35,
