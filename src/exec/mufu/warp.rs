@@ -656,51 +656,82 @@ pub fn cos_approx_f32<L: Lane>(a: &[L; 32], out: &mut [L; 32]) {
     }
 }
 
-/// A warp form and the per-lane function it equals, for the tests and the bench.
-pub type Pair = (&'static str, fn(&Lanes, &mut Lanes), fn(u32) -> u32);
+/// A warp form (its SASS `u32` and PTX `u64` instantiations) and the per-lane function it
+/// equals, for the tests.
+pub type Pair = (
+    &'static str,
+    fn(&Lanes, &mut Lanes),
+    fn(&[u64; 32], &mut [u64; 32]),
+    fn(u32) -> u32,
+);
 
 /// Every warp form with its per-lane function.
 pub fn pairs() -> [Pair; 19] {
     [
-        ("rcp", rcp, super::rcp),
-        ("rsq", rsq, super::rsq),
-        ("sqrt", sqrt, super::sqrt),
-        ("ex2", ex2, super::ex2),
-        ("lg2", lg2, super::lg2),
-        ("sin", sin, super::sin),
-        ("cos", cos, super::cos),
-        ("rcp.approx", rcp_approx_f32, |x| {
+        ("rcp", rcp, rcp, super::rcp),
+        ("rsq", rsq, rsq, super::rsq),
+        ("sqrt", sqrt, sqrt, super::sqrt),
+        ("ex2", ex2, ex2, super::ex2),
+        ("lg2", lg2, lg2, super::lg2),
+        ("sin", sin, sin, super::sin),
+        ("cos", cos, cos, super::cos),
+        ("rcp.approx", rcp_approx_f32, rcp_approx_f32, |x| {
             super::rcp_approx_f32(x, false)
         }),
-        ("rcp.approx.ftz", rcp_approx_ftz_f32, |x| {
-            super::rcp_approx_f32(x, true)
-        }),
-        ("rsqrt.approx", rsqrt_approx_f32, |x| {
+        (
+            "rcp.approx.ftz",
+            rcp_approx_ftz_f32,
+            rcp_approx_ftz_f32,
+            |x| super::rcp_approx_f32(x, true),
+        ),
+        ("rsqrt.approx", rsqrt_approx_f32, rsqrt_approx_f32, |x| {
             super::rsqrt_approx_f32(x, false)
         }),
-        ("rsqrt.approx.ftz", rsqrt_approx_ftz_f32, |x| {
-            super::rsqrt_approx_f32(x, true)
-        }),
-        ("sqrt.approx", sqrt_approx_f32, |x| {
+        (
+            "rsqrt.approx.ftz",
+            rsqrt_approx_ftz_f32,
+            rsqrt_approx_ftz_f32,
+            |x| super::rsqrt_approx_f32(x, true),
+        ),
+        ("sqrt.approx", sqrt_approx_f32, sqrt_approx_f32, |x| {
             super::sqrt_approx_f32(x, false)
         }),
-        ("sqrt.approx.ftz", sqrt_approx_ftz_f32, |x| {
-            super::sqrt_approx_f32(x, true)
-        }),
-        ("ex2.approx", ex2_approx_f32, |x| {
+        (
+            "sqrt.approx.ftz",
+            sqrt_approx_ftz_f32,
+            sqrt_approx_ftz_f32,
+            |x| super::sqrt_approx_f32(x, true),
+        ),
+        ("ex2.approx", ex2_approx_f32, ex2_approx_f32, |x| {
             super::ex2_approx_f32(x, false)
         }),
-        ("ex2.approx.ftz", ex2_approx_ftz_f32, |x| {
-            super::ex2_approx_f32(x, true)
-        }),
-        ("lg2.approx", lg2_approx_f32, |x| {
+        (
+            "ex2.approx.ftz",
+            ex2_approx_ftz_f32,
+            ex2_approx_ftz_f32,
+            |x| super::ex2_approx_f32(x, true),
+        ),
+        ("lg2.approx", lg2_approx_f32, lg2_approx_f32, |x| {
             super::lg2_approx_f32(x, false)
         }),
-        ("lg2.approx.ftz", lg2_approx_ftz_f32, |x| {
-            super::lg2_approx_f32(x, true)
-        }),
-        ("sin.approx", sin_approx_f32, super::sin_approx_f32),
-        ("cos.approx", cos_approx_f32, super::cos_approx_f32),
+        (
+            "lg2.approx.ftz",
+            lg2_approx_ftz_f32,
+            lg2_approx_ftz_f32,
+            |x| super::lg2_approx_f32(x, true),
+        ),
+        (
+            "sin.approx",
+            sin_approx_f32,
+            sin_approx_f32,
+            super::sin_approx_f32,
+        ),
+        (
+            "cos.approx",
+            cos_approx_f32,
+            cos_approx_f32,
+            super::cos_approx_f32,
+        ),
     ]
 }
 
@@ -708,7 +739,8 @@ pub fn pairs() -> [Pair; 19] {
 /// lane result)`.
 pub type Mismatch = (String, Level, u32, u32, u32);
 
-/// Compares the warp forms (the first `forms` of [`pairs`]) with their per-lane functions on
+/// Compares the warp forms (the first `forms` of [`pairs`], in `u32` and in `u64` lanes; a
+/// `u64` result must be the lane result zero-extended) with their per-lane functions on
 /// the inputs `start, start + step, ...` below 2^32 (32 to a warp) and the edges of every
 /// binade, at every [`Level`] the CPU has; the number of lane results compared, or the first
 /// difference.
@@ -740,16 +772,32 @@ pub fn compare_at(levels: &[Level], start: u64, step: u64, forms: usize) -> Resu
         }
         let mut check = |a: &Lanes| -> Result<(), Mismatch> {
             let mut out = [0u32; 32];
-            for (name, w, f) in pairs().into_iter().take(forms) {
+            let mut out64 = [0u64; 32];
+            // The PTX executor's lanes: the f32 in the low word; the high words, which the
+            // forms ignore, set to a pattern here.
+            let a64: [u64; 32] = std::array::from_fn(|l| {
+                a[l] as u64 | (0x9e37_79b9u64.wrapping_mul(l as u64 + 1) << 32)
+            });
+            for (name, w, w64, f) in pairs().into_iter().take(forms) {
                 w(a, &mut out);
+                w64(&a64, &mut out64);
                 for l in 0..32 {
                     let want = f(a[l]);
                     if out[l] != want {
                         return Err((name.to_string(), lv, a[l], out[l], want));
                     }
+                    if out64[l] != want as u64 {
+                        return Err((
+                            format!("{name} (u64 lanes)"),
+                            lv,
+                            a[l],
+                            out64[l] as u32,
+                            want,
+                        ));
+                    }
                 }
             }
-            n += 32 * forms as u64;
+            n += 64 * forms as u64;
             Ok(())
         };
         let mut x = start;
@@ -792,10 +840,10 @@ mod tests {
         // Every 4,099th input plus the binade edges, at every level this CPU has.
         let r = compare(0, 4099, pairs().len());
         assert!(r.is_ok(), "{r:?}");
-        assert!(r.unwrap() > 1 << 20);
+        assert!(r.unwrap() > 1 << 21);
     }
 
-    /// The five `MUFU` forms on all 2^32 inputs at the level the executor uses on this CPU
+    /// The five `MUFU` forms (`u32` and `u64` lanes) on all 2^32 inputs at the level the executor uses on this CPU
     /// (the `.approx` forms use the same fast paths on the same domains and the lane functions
     /// elsewhere, and SIN/COS are the lane functions; the other levels are the same source,
     /// sampled above): `cargo test --release --lib -- --ignored warp_forms_exhaustive`.
@@ -805,6 +853,6 @@ mod tests {
         set_level(None);
         let r = compare_at(&[level()], 0, 1, 5);
         assert!(r.is_ok(), "{r:?}");
-        assert!(r.unwrap() >= 5 << 32);
+        assert!(r.unwrap() >= 10 << 32);
     }
 }
