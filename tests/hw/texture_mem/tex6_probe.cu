@@ -202,7 +202,7 @@ int main(int argc, char **argv) {
     for (int k : {1, 0, 2}) {
         const Arr &a = arrs[k];
         for (int h : {7, 3, 6, 2})
-            for (int y0 : {0, 1, 4, 8, 16, 24, 32})
+            for (int y0 : {0, 1, 2, 3, 4, 8, 16, 24, 32})
                 for (int n : {1, 2, 4, 8, 16, 32}) {
                     if (k != 1 && !(h == 7 && (n == 32 || n == 4))) continue;
                     if (k == 1 && h != 7 && !(n == 32 || n == 8 || n == 4)) continue;
