@@ -79,8 +79,11 @@ enum Cmd {
     Compare {
         /// The launch spec (TOML).
         spec: PathBuf,
-        /// `ncu --csv --print-units base --metrics ...` output for the spec's host program.
-        ncu_csv: PathBuf,
+        /// `ncu --csv --print-units base --metrics ...` output for the spec's host program. Give
+        /// several recordings of it to compare each value with all of them: equal to the value
+        /// they share or, where they differ (timing-dependent counters), within their range.
+        #[arg(required = true, num_args = 1..)]
+        ncu_csv: Vec<PathBuf>,
         /// Show every metric, not only the ones that differ.
         #[arg(long)]
         all: bool,
@@ -322,24 +325,47 @@ fn real_main(cli: Cli) -> Result<(), RunError> {
             limits,
         } => {
             let spec = Spec::load(&spec)?;
-            let csv = std::fs::read_to_string(&ncu_csv).map_err(|e| RunError::Io {
-                path: ncu_csv.display().to_string(),
-                message: e.to_string(),
-            })?;
-            let bad = |message: String| RunError::Io {
-                path: ncu_csv.display().to_string(),
-                message,
-            };
-            let ncu = gpumemsim::report::compare::parse_ncu_csv(&csv).map_err(bad)?;
+            let mut recordings = Vec::new();
+            for path in &ncu_csv {
+                let bad = |message: String| RunError::Io {
+                    path: path.display().to_string(),
+                    message,
+                };
+                let csv = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+                let ncu = gpumemsim::report::compare::parse_ncu_csv(&csv).map_err(bad)?;
+                recordings.push((path, ncu));
+            }
             let mut opts = RunOptions {
                 write_outputs: false,
                 ..RunOptions::default()
             };
             limits.apply(&mut opts);
             let report = run::run_spec(&spec, &opts, &mut |_, _, _| {})?;
-            let cmp = gpumemsim::report::compare::compare(&report, &ncu).map_err(bad)?;
-            print!("{}", gpumemsim::report::compare::render(&cmp, !all));
-            if cmp.iter().any(|c| !c.equal()) {
+            let mut per = Vec::new();
+            for (path, ncu) in &recordings {
+                let cmp = gpumemsim::report::compare::compare(&report, ncu).map_err(|message| {
+                    RunError::Io {
+                        path: path.display().to_string(),
+                        message,
+                    }
+                })?;
+                per.push(cmp);
+            }
+            let agree = if let [cmp] = per.as_slice() {
+                print!("{}", gpumemsim::report::compare::render(cmp, !all));
+                cmp.iter().all(|c| c.equal())
+            } else {
+                let cmp =
+                    gpumemsim::report::compare::merge_recordings(&per).map_err(|message| {
+                        RunError::Io {
+                            path: ncu_csv[0].display().to_string(),
+                            message,
+                        }
+                    })?;
+                print!("{}", gpumemsim::report::compare::render_ranges(&cmp, !all));
+                cmp.iter().all(|c| c.agrees())
+            };
+            if !agree {
                 return Err(RunError::Mismatch);
             }
             Ok(())

@@ -1,5 +1,12 @@
 //! Compares a simulated report with Nsight Compute's CSV (`ncu --csv --print-units base
 //! --metrics ...`), launch by launch (in launch order) and metric by metric.
+//!
+//! Several recordings of the same launches ([`merge_recordings`]) give each (launch, metric)
+//! its set of recorded values: some counters of contended atomics depend on the H200's timing
+//! and differ from profile to profile (tests/hw/h200/srange: 20 profiles of cas_probe, whose
+//! 8-warp `spin_sh` counts 1,993 to 2,020 shared atomics). A simulated value then agrees
+//! ([`RangeComparison::agreement`]) when it equals the value every recording shares, or, only
+//! where the recordings differ, when it lies within their [min, max].
 
 use std::collections::BTreeMap;
 
@@ -93,14 +100,202 @@ pub struct Comparison {
 impl Comparison {
     /// Equal, allowing for the rounding of ncu's printed percentages.
     pub fn equal(&self) -> bool {
-        (self.simulated - self.hardware).abs()
-            <= 1e-6 * self.hardware.abs().max(1.0)
-                + if self.metric.ends_with("_pct") {
-                    0.01
-                } else {
-                    0.0
-                }
+        close(&self.metric, self.simulated, self.hardware)
     }
+}
+
+/// `a` equals the recorded `b` of `metric`, allowing for the rounding of ncu's printed
+/// percentages.
+fn close(metric: &str, a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * b.abs().max(1.0) + if metric.ends_with("_pct") { 0.01 } else { 0.0 }
+}
+
+/// One simulated value against the values several recordings of the same launch give it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeComparison {
+    /// Launch index (0-based).
+    pub launch: usize,
+    /// The kernel.
+    pub kernel: String,
+    /// The metric.
+    pub metric: String,
+    /// gpumemsim's value.
+    pub simulated: f64,
+    /// The recorded values, one per recording that has the metric, in the recordings' order.
+    pub recorded: Vec<f64>,
+}
+
+/// How a simulated value relates to its recorded values ([`RangeComparison::agreement`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// Every recording has the same value and the simulated one equals it.
+    Equal,
+    /// The recordings differ, and the simulated value lies within their [min, max].
+    InRange,
+    /// Every recording has the same value and the simulated one differs from it.
+    Differs,
+    /// The recordings differ, and the simulated value lies outside their [min, max].
+    OutOfRange,
+}
+
+impl Agreement {
+    /// [`Agreement::Equal`] or [`Agreement::InRange`].
+    pub fn agrees(self) -> bool {
+        matches!(self, Agreement::Equal | Agreement::InRange)
+    }
+}
+
+impl RangeComparison {
+    /// The smallest recorded value.
+    pub fn min(&self) -> f64 {
+        self.recorded.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    /// The largest recorded value.
+    pub fn max(&self) -> f64 {
+        self.recorded
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The recordings differ (beyond the rounding [`Comparison::equal`] allows).
+    pub fn varies(&self) -> bool {
+        !close(&self.metric, self.max(), self.min())
+    }
+
+    /// Equal to the value every recording shares; where they differ, within [min, max].
+    pub fn agreement(&self) -> Agreement {
+        let (lo, hi, s) = (self.min(), self.max(), self.simulated);
+        let at = |v: f64| close(&self.metric, s, v);
+        match (self.varies(), (lo..=hi).contains(&s) || at(lo) || at(hi)) {
+            (false, true) => Agreement::Equal,
+            (false, false) => Agreement::Differs,
+            (true, true) => Agreement::InRange,
+            (true, false) => Agreement::OutOfRange,
+        }
+    }
+
+    /// [`Agreement::agrees`] of [`RangeComparison::agreement`].
+    pub fn agrees(&self) -> bool {
+        self.agreement().agrees()
+    }
+
+    /// What the recordings say: `2,264` when they agree (with `(20 profiles)` when there are
+    /// several), `range 1,993–2,020 (20 profiles, timing-dependent)` when they differ.
+    pub fn recorded_text(&self) -> String {
+        let n = self.recorded.len();
+        let profiles = if n == 1 {
+            "1 profile".to_string()
+        } else {
+            format!("{n} profiles")
+        };
+        if self.varies() {
+            format!(
+                "range {}–{} ({profiles}, timing-dependent)",
+                number(self.min()),
+                number(self.max())
+            )
+        } else if n > 1 {
+            format!("{} ({profiles})", number(self.recorded[0]))
+        } else {
+            number(self.recorded[0])
+        }
+    }
+}
+
+/// A count with thousands separators; any other value as Rust prints it.
+fn number(v: f64) -> String {
+    if v >= 0.0 && v.fract() == 0.0 && v < u64::MAX as f64 {
+        super::text::thousands(v as u64)
+    } else {
+        v.to_string()
+    }
+}
+
+/// Merges the comparisons of one report with several recordings of the same launches (each as
+/// [`compare`] returns it) into one [`RangeComparison`] per (launch, metric), in the order of
+/// first appearance. A metric may be missing from some recordings; its values are those of the
+/// recordings that have it. Fails when two recordings pair a launch with different kernels, or
+/// give different simulated values (they were not compared with the same report).
+pub fn merge_recordings(recordings: &[Vec<Comparison>]) -> Result<Vec<RangeComparison>, String> {
+    let mut out: Vec<RangeComparison> = Vec::new();
+    let mut at: BTreeMap<(usize, &str), usize> = BTreeMap::new();
+    for (r, cmp) in recordings.iter().enumerate() {
+        for c in cmp {
+            match at.get(&(c.launch, c.metric.as_str())) {
+                Some(&i) => {
+                    let m = &mut out[i];
+                    if m.kernel != c.kernel || m.simulated.to_bits() != c.simulated.to_bits() {
+                        return Err(format!(
+                            "recording {} pairs launch {} {} ({}, simulated {}) where an earlier \
+                             one has {} (simulated {}): not the same report and launches",
+                            r + 1,
+                            c.launch + 1,
+                            c.metric,
+                            c.kernel,
+                            c.simulated,
+                            m.kernel,
+                            m.simulated
+                        ));
+                    }
+                    m.recorded.push(c.hardware);
+                }
+                None => {
+                    at.insert((c.launch, c.metric.as_str()), out.len());
+                    out.push(RangeComparison {
+                        launch: c.launch,
+                        kernel: c.kernel.clone(),
+                        metric: c.metric.clone(),
+                        simulated: c.simulated,
+                        recorded: vec![c.hardware],
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A table of the range comparisons, disagreements marked (`!=`); values in range are marked
+/// `~`: `sim 2,000 in range 1,993–2,020 (20 profiles, timing-dependent)`.
+pub fn render_ranges(cmp: &[RangeComparison], only_mismatches: bool) -> String {
+    let mut s = String::new();
+    let mut last = usize::MAX;
+    for c in cmp {
+        let a = c.agreement();
+        if only_mismatches && a.agrees() {
+            continue;
+        }
+        if c.launch != last {
+            s.push_str(&format!("launch {}: {}\n", c.launch + 1, c.kernel));
+            last = c.launch;
+        }
+        let (mark, hw) = match a {
+            Agreement::Equal => ("  ", "hw"),
+            Agreement::InRange => (" ~", "in"),
+            Agreement::Differs => ("!=", "hw"),
+            Agreement::OutOfRange => ("!=", "outside"),
+        };
+        s.push_str(&format!(
+            "  {mark} {:<60} sim {:>14} {hw} {}\n",
+            c.metric,
+            number(c.simulated),
+            c.recorded_text()
+        ));
+    }
+    let bad = cmp.iter().filter(|c| !c.agrees()).count();
+    let ranged = cmp
+        .iter()
+        .filter(|c| c.agreement() == Agreement::InRange)
+        .count();
+    s.push_str(&format!(
+        "{} metrics compared, {} differ, {} agree within the recordings' range\n",
+        cmp.len(),
+        bad,
+        ranged
+    ));
+    s
 }
 
 /// Nsight Compute metrics that gpumemsim does not simulate yet, each with the reason. A metric of
@@ -320,6 +515,89 @@ mod tests {
         let cmp = compare(&r, &ncu(&[("a.sum", 1.0), (listed, 7.0)])).unwrap();
         assert_eq!(cmp.len(), 1);
         assert!(not_simulated("a.sum").is_none());
+    }
+
+    fn recorded(metric: &str, simulated: f64, hw: &[f64]) -> RangeComparison {
+        let per: Vec<Vec<Comparison>> = hw
+            .iter()
+            .map(|&hardware| {
+                vec![Comparison {
+                    launch: 0,
+                    kernel: "k".into(),
+                    metric: metric.into(),
+                    simulated,
+                    hardware,
+                }]
+            })
+            .collect();
+        let mut m = merge_recordings(&per).unwrap();
+        assert_eq!(m.len(), 1);
+        m.remove(0)
+    }
+
+    #[test]
+    fn a_value_all_recordings_share_must_be_equal() {
+        let c = recorded("a.sum", 2264.0, &[2264.0; 20]);
+        assert_eq!(c.agreement(), Agreement::Equal);
+        assert_eq!(c.recorded_text(), "2,264 (20 profiles)");
+        let c = recorded("a.sum", 2263.0, &[2264.0; 20]);
+        assert_eq!(c.agreement(), Agreement::Differs);
+        assert!(!c.agrees());
+    }
+
+    #[test]
+    fn where_the_recordings_differ_the_range_is_allowed() {
+        let c = recorded("a.sum", 2000.0, &[1993.0, 2020.0, 2012.0]);
+        assert_eq!(c.agreement(), Agreement::InRange);
+        assert_eq!(
+            c.recorded_text(),
+            "range 1,993–2,020 (3 profiles, timing-dependent)"
+        );
+        assert!(render_ranges(&[c], false)
+            .contains("sim          2,000 in range 1,993–2,020 (3 profiles, timing-dependent)"));
+        for edge in [1993.0, 2020.0] {
+            assert!(recorded("a.sum", edge, &[1993.0, 2020.0]).agrees());
+        }
+    }
+
+    #[test]
+    fn outside_the_range_disagrees() {
+        for s in [1992.0, 2021.0, 2264.0] {
+            let c = recorded("a.sum", s, &[1993.0, 2020.0]);
+            assert_eq!(c.agreement(), Agreement::OutOfRange, "{s}");
+            let table = render_ranges(&[c], true);
+            assert!(table.contains("!=") && table.contains("outside range 1,993–2,020"));
+        }
+    }
+
+    #[test]
+    fn percentages_keep_their_rounding() {
+        // 50.004 and 50.0 are one printed value: the recordings agree, and 50.009 equals it.
+        let c = recorded("x_pct", 50.009, &[50.0, 50.004]);
+        assert!(!c.varies());
+        assert_eq!(c.agreement(), Agreement::Equal);
+    }
+
+    #[test]
+    fn merging_requires_the_same_report() {
+        let a = vec![Comparison {
+            launch: 0,
+            kernel: "k".into(),
+            metric: "a.sum".into(),
+            simulated: 1.0,
+            hardware: 1.0,
+        }];
+        let mut b = a.clone();
+        b[0].kernel = "other".into();
+        assert!(merge_recordings(&[a.clone(), b]).is_err());
+        // A metric only some recordings have takes the values of those.
+        let mut c = a.clone();
+        c[0].metric = "b.sum".into();
+        let m = merge_recordings(&[a.clone(), c, a]).unwrap();
+        assert_eq!(m.len(), 2);
+        assert_eq!((m[0].recorded.len(), m[1].recorded.len()), (2, 1));
+        let table = render_ranges(&m, false);
+        assert!(table.contains("2 metrics compared, 0 differ"), "{table}");
     }
 
     #[test]
