@@ -278,6 +278,9 @@ fn u(v: &serde_json::Value) -> u64 {
     v.as_u64().unwrap_or(0)
 }
 
+/// Per (file, line), the sums of the first three [`COLUMNS`].
+type LineSums<'a> = BTreeMap<(String, String), BTreeMap<&'a str, u64>>;
+
 /// One difference: (program, launch, offset, column, H200, simulator, instruction).
 type Diff = (String, usize, u32, String, u64, u64, String);
 
@@ -367,9 +370,8 @@ fn compare(program: &str, profiled: &[(String, usize, [u32; 3], [u32; 3])]) -> O
             .filter(|m| m.0 == program && m.1 == *launch)
             .flat_map(|m| m.3.iter().map(|p| more_page(p, m.2)))
             .collect();
-        let mut hw_lines: BTreeMap<(String, String), BTreeMap<&str, u64>> = BTreeMap::new();
-        let mut more_lines: Vec<BTreeMap<(String, String), BTreeMap<&str, u64>>> =
-            vec![BTreeMap::new(); more.len()];
+        let mut hw_lines: LineSums = BTreeMap::new();
+        let mut more_lines: Vec<LineSums> = vec![BTreeMap::new(); more.len()];
         let mut inlined_lines: std::collections::BTreeSet<(String, String)> = Default::default();
         for row in &hw {
             let s = sim.get(&row.offset);
