@@ -422,3 +422,180 @@ fn dynamic_shared_over_48k_needs_the_opt_in() {
     );
     run_expect(&spec, &[], 0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// `gpumemsim compare SPEC CSV...`: the agreement rule and its exit status, and every bad CSV
+// named by file (and line, where the CSV has one).
+
+/// The copy kernel's launch metrics as `run --json` gives them. Two are checked against what
+/// the kernel does (64 threads, 4-byte loads of consecutive words: 2 warps, so 2 requests of 4
+/// sectors each); the rest only serve to build CSVs that the compare command must accept.
+fn copy_metrics(spec: &Path) -> Vec<(String, f64)> {
+    let (out, took) = gpumemsim(&["run", spec.to_str().unwrap(), "--json"]);
+    check(&out, took, 0);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let metrics = report["launches"][0]["metrics"]
+        .as_object()
+        .expect("launch metrics");
+    let get = |m: &str| metrics[m].as_f64().unwrap_or_else(|| panic!("{m}"));
+    assert_eq!(get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 2.0);
+    assert_eq!(get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 8.0);
+    metrics
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_f64().unwrap_or_else(|| panic!("{k}"))))
+        .collect()
+}
+
+/// An ncu CSV (`--csv --print-units base`, long format) of one launch of `copy` with `metrics`,
+/// after two lines of ncu's own messages.
+fn ncu_csv(metrics: &[(String, f64)]) -> String {
+    let mut s = String::from(
+        "==PROF== Connected to process 1\n==PROF== Profiling \"copy\": 0%....100% - 1 pass\n\
+         \"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n",
+    );
+    for (m, v) in metrics {
+        s.push_str(&format!("\"0\",\"1\",\"copy\",\"{m}\",\"\",\"{v}\"\n"));
+    }
+    s
+}
+
+/// `metrics` with `metric` set to `value`.
+fn with(metrics: &[(String, f64)], metric: &str, value: f64) -> Vec<(String, f64)> {
+    assert!(metrics.iter().any(|(m, _)| m == metric), "{metric}");
+    metrics
+        .iter()
+        .map(|(m, v)| (m.clone(), if m == metric { value } else { *v }))
+        .collect()
+}
+
+/// Runs `gpumemsim compare SPEC` on CSVs written next to the spec from `csvs` (name, text);
+/// returns (stdout, stderr).
+fn compare_expect(spec: &Path, csvs: &[(&str, String)], code: i32) -> (String, String) {
+    let dir = spec.parent().unwrap();
+    let mut args = vec!["compare".to_string(), spec.display().to_string()];
+    for (name, text) in csvs {
+        let p = dir.join(name);
+        fs::write(&p, text).unwrap();
+        args.push(p.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, took) = gpumemsim(&args);
+    let stderr = check(&out, took, code);
+    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+const SECTORS_LD: &str = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+
+#[test]
+fn compare_exits_0_when_equal_and_1_when_a_metric_differs() {
+    let spec = case(
+        "cmp-one",
+        &["ok.ptx"],
+        &copy_spec("ok.ptx", 64, GOOD_LAUNCH),
+    );
+    let m = copy_metrics(&spec);
+    compare_expect(&spec, &[("a.csv", ncu_csv(&m))], 0);
+    let (stdout, _) = compare_expect(&spec, &[("b.csv", ncu_csv(&with(&m, SECTORS_LD, 9.0)))], 1);
+    has(&stdout, SECTORS_LD);
+    has(&stdout, "9");
+}
+
+#[test]
+fn compare_with_several_csvs_takes_their_range() {
+    let spec = case(
+        "cmp-range",
+        &["ok.ptx"],
+        &copy_spec("ok.ptx", 64, GOOD_LAUNCH),
+    );
+    let m = copy_metrics(&spec);
+    // The recordings differ on the sectors and the simulator's 8 lies between them: agrees.
+    compare_expect(
+        &spec,
+        &[
+            ("lo.csv", ncu_csv(&with(&m, SECTORS_LD, 7.0))),
+            ("hi.csv", ncu_csv(&with(&m, SECTORS_LD, 10.0))),
+        ],
+        0,
+    );
+    // Outside the range: 1, and the range is shown.
+    let (stdout, _) = compare_expect(
+        &spec,
+        &[
+            ("lo2.csv", ncu_csv(&with(&m, SECTORS_LD, 9.0))),
+            ("hi2.csv", ncu_csv(&with(&m, SECTORS_LD, 12.0))),
+        ],
+        1,
+    );
+    has(&stdout, SECTORS_LD);
+    has(&stdout, "9");
+    has(&stdout, "12");
+    // All recordings equal and different from the simulator: 1.
+    compare_expect(
+        &spec,
+        &[
+            ("eq1.csv", ncu_csv(&with(&m, SECTORS_LD, 16.0))),
+            ("eq2.csv", ncu_csv(&with(&m, SECTORS_LD, 16.0))),
+        ],
+        1,
+    );
+}
+
+#[test]
+fn compare_names_the_bad_csv() {
+    let spec = case(
+        "cmp-bad",
+        &["ok.ptx"],
+        &copy_spec("ok.ptx", 64, GOOD_LAUNCH),
+    );
+    let m = copy_metrics(&spec);
+    let good = ncu_csv(&m);
+
+    // A file that does not exist.
+    let dir = spec.parent().unwrap();
+    let missing = dir.join("missing.csv");
+    let (out, took) = gpumemsim(&["compare", spec.to_str().unwrap(), missing.to_str().unwrap()]);
+    has(&check(&out, took, 2), "missing.csv");
+
+    // No CSV at all (ncu's messages only).
+    let (_, stderr) = compare_expect(&spec, &[("empty.csv", "==PROF== nothing\n".into())], 2);
+    has(&stderr, "empty.csv");
+    has(&stderr, "no CSV header");
+
+    // A launch ID that is not a number, on line 5 of the file (two ncu lines, the header, one
+    // good row): the file, the line, the column and the text.
+    let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    lines[4] = lines[4].replacen("\"0\"", "\"x7\"", 1);
+    let (_, stderr) = compare_expect(&spec, &[("id.csv", lines.join("\n"))], 2);
+    has(&stderr, "id.csv");
+    has(&stderr, "line 5, column 1");
+    has(&stderr, "'x7'");
+
+    // A header without the metric column.
+    let bad_header = good.replace("\"Metric Name\"", "\"Metric\"");
+    let (_, stderr) = compare_expect(&spec, &[("hdr.csv", bad_header)], 2);
+    has(&stderr, "hdr.csv");
+    has(&stderr, "Metric Name");
+
+    // Of several CSVs, the second lacks a metric the simulation claims: that file is named.
+    let short: Vec<(String, f64)> = m.iter().filter(|(k, _)| k != SECTORS_LD).cloned().collect();
+    let (_, stderr) = compare_expect(
+        &spec,
+        &[("full.csv", good.clone()), ("short.csv", ncu_csv(&short))],
+        2,
+    );
+    has(&stderr, "short.csv");
+    has(&stderr, SECTORS_LD);
+    assert!(!stderr.contains("full.csv"), "{stderr}");
+
+    // A CSV of two launches for a spec of one.
+    let two = format!(
+        "{good}{}",
+        good.lines()
+            .skip(3)
+            .map(|l| l.replacen("\"0\"", "\"1\"", 1) + "\n")
+            .collect::<String>()
+    );
+    let (_, stderr) = compare_expect(&spec, &[("two.csv", two)], 2);
+    has(&stderr, "two.csv");
+    has(&stderr, "launches");
+}

@@ -41,8 +41,16 @@ pub fn fields(line: &str) -> Vec<String> {
 
 /// Parses ncu's CSV (long format: one row per launch and metric).
 pub fn parse_ncu_csv(text: &str) -> Result<Vec<NcuLaunch>, String> {
-    let mut lines = text.lines().filter(|l| l.starts_with('"'));
-    let header = lines.next().ok_or("no CSV header in the ncu output")?;
+    // (1-based line number, line): ncu prints its own messages (`==PROF==` ...) between them.
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| l.starts_with('"'));
+    let (_, header) = lines.next().ok_or(
+        "no CSV header in the ncu output (a quoted line naming the columns; record it with \
+         `ncu --csv --print-units base`)",
+    )?;
     let h = fields(header);
     let col = |name: &str| {
         h.iter()
@@ -56,14 +64,18 @@ pub fn parse_ncu_csv(text: &str) -> Result<Vec<NcuLaunch>, String> {
         col("Metric Value")?,
     );
     let mut out: Vec<NcuLaunch> = Vec::new();
-    for line in lines {
+    for (n, line) in lines {
         let f = fields(line);
         if f.len() <= cv.max(cm).max(ck).max(ci) {
             continue;
         }
-        let id: u32 = f[ci]
-            .parse()
-            .map_err(|_| format!("bad launch ID '{}'", f[ci]))?;
+        let id: u32 = f[ci].parse().map_err(|_| {
+            format!(
+                "line {n}, column {}: bad launch ID '{}' (a whole number)",
+                ci + 1,
+                f[ci]
+            )
+        })?;
         let value: f64 = match f[cv].replace(',', "").parse() {
             Ok(v) => v,
             Err(_) => continue,
