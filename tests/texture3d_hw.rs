@@ -34,11 +34,6 @@ const SCATTERED: &str = "scattered texels: the data stage serves far-apart tag b
 const ORDER: &str = "L1 hits of random fetches over the whole grid depend on which blocks share \
     an SM and in which order they run: the model replays the H200's placement of 256 blocks \
     (run3/smid.txt, first run) in grid order, 2% to 4% off";
-const BOX: &str = "the box rule (lanes whose footprints fit in 2 sector columns of 16 bytes, 2 \
-    row blocks and 3 slices share wavefronts, 4 tag blocks each, at most one per L1 tag set): \
-    f32x2 quads down a column take 48,128 wavefronts (32,768 passes + 3,600 set conflicts + \
-    15,360) against the model's 36,368, where f32, u8 and u16 columns agree";
-
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[Exclusion] = &[
     ("f32_100x60x24_linear_random", &[L1_HIT], ORDER),
@@ -48,7 +43,6 @@ const EXCLUSIONS: &[Exclusion] = &[
     ("f32_32x16x4_point_random", &[WAVES], SCATTERED),
     ("f32_64_linear_random", &[L1_HIT], ORDER),
     ("f32_64_point_random", &[WAVES], SCATTERED),
-    ("f32x2_64_linear_coly", &[WAVES], BOX),
     ("f32x2_64_linear_random", &[L1_HIT], ORDER),
     ("f32x2_64_linear_random", &[WAVES], SCATTERED),
     ("f32x2_64_point_random", &[WAVES], SCATTERED),

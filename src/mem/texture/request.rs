@@ -167,6 +167,8 @@ pub struct Splitter {
     /// each texel's (box, tag block, L1 tag set).
     boxes: Vec<([u64; 3], [u64; 3])>,
     box_tags: Vec<(usize, [u64; 3], u64)>,
+    /// Each lane's (box, lowest and highest tag block along y) of that pass.
+    box_lanes: Vec<(usize, [u64; 2])>,
 }
 
 impl Splitter {
@@ -345,6 +347,7 @@ impl Splitter {
     fn box_wavefronts(&mut self, i: usize, end: usize) -> u64 {
         self.boxes.clear();
         self.box_tags.clear();
+        self.box_lanes.clear();
         let mut k = i;
         while k < end {
             let lane = self.texels[k].0;
@@ -385,6 +388,7 @@ impl Splitter {
             for e in &mut self.box_tags[first..] {
                 e.0 = b;
             }
+            self.box_lanes.push((b, [lo[1], hi[1]]));
         }
         self.box_tags.sort_unstable();
         self.box_tags.dedup();
@@ -400,8 +404,29 @@ impl Splitter {
                 blocks
                     .div_ceil(4)
                     .max(sets.iter().copied().max().unwrap_or(0))
+                    .max(self.y_range_wavefronts(i, b))
             })
             .sum()
+    }
+
+    /// The least wavefronts of box `b` of the pass starting at `self.texels[i]` for 8-byte texels:
+    /// where the box spans two slices or more, one per distinct range of tag blocks along y
+    /// (rows / 4) of its lanes' footprints; otherwise, and for texels of other sizes, 0 (no
+    /// floor). Source: tests/hw/h200/texture_mem/run6/ (module doc, 8-byte texels).
+    fn y_range_wavefronts(&self, i: usize, b: usize) -> u64 {
+        let (lo, hi) = self.boxes[b];
+        if self.texels[i].1.bytes != 8 || hi[2] == lo[2] {
+            return 0;
+        }
+        let mut ranges: Vec<[u64; 2]> = self
+            .box_lanes
+            .iter()
+            .filter(|e| e.0 == b)
+            .map(|e| e.1)
+            .collect();
+        ranges.sort_unstable();
+        ranges.dedup();
+        ranges.len() as u64
     }
 }
 
