@@ -54,8 +54,16 @@ const EXCLUSIONS: &[Exclusion] = &[
     ("f32x4_colz_h7_n1", &[REQ, WAVES], F32X4_ODD),
     ("f32x4_colz_h7_n3", &[REQ, WAVES], F32X4_ODD),
     ("f32x4_lane3_h7", &[WAVES], F32X4_LANE3),
-    ("f32x4_one_h0", &[REQ, SECTORS, L1_HIT, TAGS, WAVES], F32X4_CENTRE),
-    ("f32x4_one_h0_at5_3_3", &[REQ, SECTORS, L1_HIT, TAGS, WAVES], F32X4_CENTRE),
+    (
+        "f32x4_one_h0",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        F32X4_CENTRE,
+    ),
+    (
+        "f32x4_one_h0_at5_3_3",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        F32X4_CENTRE,
+    ),
     ("f32x4_one_h1", &[REQ, WAVES], F32X4_ODD),
     ("f32x4_one_h1_at5_3_3", &[REQ, WAVES], F32X4_ODD),
     ("f32x4_one_h2", &[REQ, WAVES], F32X4_ODD),

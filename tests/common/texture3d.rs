@@ -73,7 +73,11 @@ pub fn launches(dir: &str) -> Vec<Launch> {
         .enumerate()
         .map(|(no, l)| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            assert!(f.len() >= 4, "{dir}/launches.txt:{}: too few fields", no + 1);
+            assert!(
+                f.len() >= 4,
+                "{dir}/launches.txt:{}: too few fields",
+                no + 1
+            );
             assert_eq!(f[0], no.to_string(), "{dir}/launches.txt:{}: id", no + 1);
             let num = |v: &str| -> f64 {
                 v.parse()
