@@ -64,13 +64,32 @@
 //!     2; `two_z_z`: lanes 128 bytes apart, same sets, 2; `two_z_z_3slice`: 2; `two_near_xyz`:
 //!     1; `u8_pair_ABAB`: lanes 32 bytes apart, in adjacent tag blocks but 3 sector columns, 2
 //!     per pass, with no set conflict);
+//!   - 8-byte texels (f32x2; source: tests/hw/h200/texture_mem/run6/, tests/hw/texture_mem/
+//!     tex6_probe.cu, 426 launches, tests/texture3d_run6_hw.rs): a box that spans two slices or
+//!     more takes at least one wavefront per distinct range of tag blocks along y (rows / 4)
+//!     among its lanes' footprints. A trilinear f32x2 quad down a column from row 0
+//!     (`f32x2_col_h7_x5_y0_n4`) takes 3 wavefronts: lanes 0 and 1 read rows 0-2 (one range),
+//!     lanes 2 and 3 rows 2-3 and 3-4 (two ranges, 4 tag blocks in 4 sets, which the box rule
+//!     gives 1), where the f32 quad of the same tags (`f32_col_h7_x5_y0_n4`, 6 tags) takes 2;
+//!     one lane across rows 3 and 4 is one range (`f32x2_col_h7_x5_y3_n1`: 1), two lanes from
+//!     row 2 two (`*_y2_n2`: 2), two from row 32 one (`*_y32_n2`: 1); 32 lanes take 24 from
+//!     rows 0, 1, 2, 3, 4, 8, 16, 24 (23 from row 32, whose last lane clamps at row 63), with z
+//!     filtered and x not alike (`f32x2_col_h6_*`), where a bilinear column in one slice
+//!     (`f32x2_col_h3_*`, `f32x2_col_h2_*`: 16) pays nothing extra; crossing a tag block along x
+//!     (`f32x2_col_h7_x7_*`: 3 per quad, 12 tags) the box rule's `ceil(8 / 4)` gives the same. So
+//!     run4's `f32x2_64_linear_coly` takes 48,128 wavefronts, exactly (36,368 without the floor),
+//!     and `f32x2_64_linear_row` 36,368 (run6 repeats both, equal). Texels of 4 bytes and less
+//!     pay nothing extra (run6's `f32_col_*`, run4's f32, u8 and u16 columns and grids); f32x4
+//!     passes are one lane each. Other 8-byte formats (u16x4, u32x2) were not recorded and are
+//!     given the same rule by their size;
 //!   - point sampling: the even and odd slices are read in the same wavefront and, within each,
 //!     one tag block per wavefront: the wavefronts are the larger number of distinct tag blocks
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
-//!   - not modelled (listed in the test): one lone f32x4 lane (`f32x4_one_xyz`: no request and
-//!     4 wavefronts), f32x2 quads down a column (more wavefronts than the box rule).
+//!   - not modelled (listed in the tests): filtered f32x4 quads of 1 or 3 active lanes
+//!     (`f32x4_one_xyz`, run6's `f32x4_*_n1`, `*_n3`, `f32x4_one_*`: no request and the
+//!     wavefronts of the next even lane count; `f32x4_lane3_h7`: 4 wavefronts).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
@@ -167,6 +186,8 @@ pub struct Splitter {
     /// each texel's (box, tag block, L1 tag set).
     boxes: Vec<([u64; 3], [u64; 3])>,
     box_tags: Vec<(usize, [u64; 3], u64)>,
+    /// Each lane's (box, lowest and highest tag block along y) of that pass.
+    box_lanes: Vec<(usize, [u64; 2])>,
 }
 
 impl Splitter {
@@ -341,10 +362,12 @@ impl Splitter {
     /// Wavefronts of one pass of a filtered 3D quad, `self.texels[i..end]`: lanes in order join
     /// the first box that, with their texels, still spans at most 2 sector columns of 16 bytes
     /// along x, 2 tag blocks along y and 3 slices along z (else they open a new box), and a box
-    /// of n tag blocks takes `max(ceil(n / 4), most blocks in one L1 tag set)` wavefronts.
+    /// of n tag blocks takes `max(ceil(n / 4), most blocks in one L1 tag set)` wavefronts, and
+    /// for 8-byte texels at least [`Splitter::y_range_wavefronts`].
     fn box_wavefronts(&mut self, i: usize, end: usize) -> u64 {
         self.boxes.clear();
         self.box_tags.clear();
+        self.box_lanes.clear();
         let mut k = i;
         while k < end {
             let lane = self.texels[k].0;
@@ -385,6 +408,7 @@ impl Splitter {
             for e in &mut self.box_tags[first..] {
                 e.0 = b;
             }
+            self.box_lanes.push((b, [lo[1], hi[1]]));
         }
         self.box_tags.sort_unstable();
         self.box_tags.dedup();
@@ -400,8 +424,29 @@ impl Splitter {
                 blocks
                     .div_ceil(4)
                     .max(sets.iter().copied().max().unwrap_or(0))
+                    .max(self.y_range_wavefronts(i, b))
             })
             .sum()
+    }
+
+    /// The least wavefronts of box `b` of the pass starting at `self.texels[i]` for 8-byte texels:
+    /// where the box spans two slices or more, one per distinct range of tag blocks along y
+    /// (rows / 4) of its lanes' footprints; otherwise, and for texels of other sizes, 0 (no
+    /// floor). Source: tests/hw/h200/texture_mem/run6/ (module doc, 8-byte texels).
+    fn y_range_wavefronts(&self, i: usize, b: usize) -> u64 {
+        let (lo, hi) = self.boxes[b];
+        if self.texels[i].1.bytes != 8 || hi[2] == lo[2] {
+            return 0;
+        }
+        let mut ranges: Vec<[u64; 2]> = self
+            .box_lanes
+            .iter()
+            .filter(|e| e.0 == b)
+            .map(|e| e.1)
+            .collect();
+        ranges.sort_unstable();
+        ranges.dedup();
+        ranges.len() as u64
     }
 }
 
@@ -636,6 +681,56 @@ mod tests {
             _ => vec![],
         });
         assert_eq!((c.set_accesses, c.wavefronts), (12, 3));
+    }
+
+    /// Lanes `l` of a quad read the texels `texels(l)` (x, y, z) of a 64 x 64 x 64 array of
+    /// `bytes`-byte texels.
+    fn quad3d(bytes: u32, texels: impl Fn(u32) -> Vec<[u32; 3]>) -> TexCost {
+        let l = BlockLinear::for_array(bytes, [64, 64, 64], 3);
+        let mut s = Splitter::default();
+        for lane in 0..4u32 {
+            for [x, y, z] in texels(lane) {
+                let x_byte = u64::from(x) * u64::from(bytes);
+                s.push(
+                    lane as u8,
+                    Texel {
+                        addr: l.offset(x_byte, y, z),
+                        bytes,
+                        x_byte,
+                        y,
+                        z,
+                        pitch_linear: false,
+                        volume: true,
+                    },
+                );
+            }
+        }
+        s.finish(TexAccess::Texture)
+    }
+
+    /// run6's `f32x2_col_*` and `f32_col_*` (tests/hw/h200/texture_mem/run6): a trilinear f32x2
+    /// quad down a column takes one wavefront per distinct y tag-block range of a pass's lanes,
+    /// an f32 quad of the same footprints and a bilinear f32x2 quad in one slice do not.
+    #[test]
+    fn eight_byte_boxes_over_two_slices_take_a_wavefront_per_lane_row_range() {
+        let col = |y0: u32, n: u32| move |l: u32| if l < n { cube(5, y0 + l, 3) } else { vec![] };
+        // f32x2_col_h7_x5_y0_n4: 6 tags, 3 wavefronts; f32_col_h7_x5_y0_n4: 6 tags, 2.
+        let c = quad3d(8, col(0, 4));
+        assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (16, 6, 3));
+        let c = quad3d(4, col(0, 4));
+        assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (8, 6, 2));
+        // f32x2_col_h7_x5_y3_n1: one lane over rows 3 and 4, 1; *_y2_n2: 2; *_y32_n2: 1.
+        assert_eq!(quad3d(8, col(3, 1)).wavefronts, 1);
+        assert_eq!(quad3d(8, col(2, 2)).wavefronts, 2);
+        assert_eq!(quad3d(8, col(32, 2)).wavefronts, 1);
+        // f32x2_col_h7_x7_y0_n4: across a tag block along x too, 12 tags, 3.
+        let c = quad3d(8, |l| cube(7, l, 3));
+        assert_eq!((c.set_accesses, c.wavefronts), (12, 3));
+        // f32x2_col_h3_x5_y0_n4: bilinear in x and y, one slice: 3 tags, 2 wavefronts.
+        let c = quad3d(8, |l| {
+            cube(5, l, 3).into_iter().filter(|t| t[2] == 3).collect()
+        });
+        assert_eq!((c.set_accesses, c.wavefronts), (3, 2));
     }
 
     /// run4's `pz_*`: point-sampled slices of opposite parity share a wavefront.

@@ -1,0 +1,413 @@
+//! The recorded runs of tests/hw/texture_mem/tex3_probe.cu (run4) and tex6_probe.cu (run6),
+//! which share their kernels, `launches.txt` and `arrays.txt` formats: reading a run's launches
+//! and its Nsight Compute recording, running every launch in gpumemsim with the arrays,
+//! textures and coordinates the probe's `main` sets up, and comparing the texture pipe's L1-side
+//! counters. Shared by tests/texture3d_hw.rs (run4) and tests/texture3d_run6_hw.rs (run6);
+//! included with `#[path]` so that no other test binary compiles it.
+//!
+//! Formats (the probes' header comments): `launches.txt` lines are "no tex3d_at NAME ARRAY
+//! FILTER MASK c0 ... c95", "no tex3d_grid NAME ARRAY FILTER PATTERN ox oy oz" or "no fetch_at
+//! NAME N idx...", in launch order (Nsight Compute's ids); `arrays.txt` lines "name kind W H D".
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use gpumemsim::exec::simt::LaunchDims;
+use gpumemsim::gpu::config::H200;
+use gpumemsim::mem::cache::Hierarchy;
+use gpumemsim::report::compare::parse_ncu_csv;
+use gpumemsim::report::profile::Profile;
+use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
+use gpumemsim::sched::Replay;
+use gpumemsim::tex::array::CudaArray;
+use gpumemsim::tex::desc::{AddressMode, FilterMode, Resource, TextureDesc};
+use gpumemsim::tex::format::{ChannelFormat, ChannelType, ReadMode};
+
+pub const REQ: &str = "l1tex__t_requests_pipe_tex_mem_texture.sum";
+pub const SECTORS: &str = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
+pub const L1_HIT: &str = "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum";
+pub const TAGS: &str = "l1tex__t_set_accesses_pipe_tex_mem_texture.sum";
+pub const WAVES: &str = "l1tex__data_pipe_tex_wavefronts_mem_texture.sum";
+/// The counters compared.
+pub const METRICS: &[&str] = &[REQ, SECTORS, L1_HIT, TAGS, WAVES];
+
+/// (launch, metrics, measured cause) of a value known to lie outside the tolerance.
+pub type Exclusion = (&'static str, &'static [&'static str], &'static str);
+
+/// A path under the crate root.
+pub fn root(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn read(dir: &str, file: &str) -> String {
+    let p = root(&format!("{dir}/{file}"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The H200's SM of each of 256 blocks (run3/smid.txt, first run; see tests/texture_mem_hw.rs).
+pub fn placement() -> Vec<usize> {
+    let text = read("tests/hw/h200/texture_mem/run3", "smid.txt");
+    let map: Vec<usize> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.first() == Some(&"g256x256") && f.get(1) == Some(&"0"))
+        .map(|f| f[3].parse().expect("an SM"))
+        .collect();
+    assert_eq!(map.len(), 256);
+    map
+}
+
+pub struct Launch {
+    pub name: String,
+    pub kernel: String,
+    pub array: String,
+    pub linear: bool,
+    /// tex3d_at: mask and 96 coordinates; tex3d_grid: pattern and 3 offsets; fetch_at: indices.
+    pub nums: Vec<f64>,
+}
+
+/// `dir/launches.txt`, in launch order; names are unique.
+pub fn launches(dir: &str) -> Vec<Launch> {
+    let out: Vec<Launch> = read(dir, "launches.txt")
+        .lines()
+        .enumerate()
+        .map(|(no, l)| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert!(
+                f.len() >= 4,
+                "{dir}/launches.txt:{}: too few fields",
+                no + 1
+            );
+            assert_eq!(f[0], no.to_string(), "{dir}/launches.txt:{}: id", no + 1);
+            let num = |v: &str| -> f64 {
+                v.parse()
+                    .unwrap_or_else(|e| panic!("{dir}/launches.txt:{}: {v}: {e}", no + 1))
+            };
+            match f[1] {
+                "fetch_at" => Launch {
+                    name: f[2].into(),
+                    kernel: f[1].into(),
+                    array: String::new(),
+                    linear: false,
+                    nums: f[4..].iter().map(|v| num(v)).collect(),
+                },
+                k => Launch {
+                    name: f[2].into(),
+                    kernel: k.into(),
+                    array: f[3].into(),
+                    linear: f[4] == "linear",
+                    nums: f[5..]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| {
+                            if k == "tex3d_at" && i == 0 {
+                                f64::from(u32::from_str_radix(v, 16).unwrap_or_else(|e| {
+                                    panic!("{dir}/launches.txt:{}: mask {v}: {e}", no + 1)
+                                }))
+                            } else {
+                                num(v)
+                            }
+                        })
+                        .collect(),
+                },
+            }
+        })
+        .collect();
+    let mut names: Vec<&str> = out.iter().map(|l| l.name.as_str()).collect();
+    names.sort_unstable();
+    let n = names.len();
+    names.dedup();
+    assert_eq!(names.len(), n, "{dir}/launches.txt: duplicate launch names");
+    out
+}
+
+/// The H200's counters of each launch, by name: `dir/ncu/csv` (zstd-compressed CSV).
+pub fn recording(dir: &str, csv: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let p = root(&format!("{dir}/ncu/{csv}"));
+    let z = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let mut dec = ruzstd::decoding::StreamingDecoder::new(&z[..]).expect("zstd frame");
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut dec, &mut out).expect("zstd data");
+    let text = String::from_utf8(out).expect("UTF-8 CSV");
+    let rows = parse_ncu_csv(&text).expect("CSV parses");
+    let names: Vec<String> = launches(dir).into_iter().map(|l| l.name).collect();
+    rows.into_iter()
+        .map(|r| {
+            let name = names
+                .get(r.id as usize)
+                .unwrap_or_else(|| panic!("{}: ncu id {} has no launch", p.display(), r.id));
+            (name.clone(), r.metrics)
+        })
+        .collect()
+}
+
+fn format_of(kind: &str) -> ChannelFormat {
+    let (ty, channels) = match kind {
+        "u8" => (ChannelType::U8, 1),
+        "u16" => (ChannelType::U16, 1),
+        "f32x2" => (ChannelType::F32, 2),
+        "f32x4" => (ChannelType::F32, 4),
+        _ => (ChannelType::F32, 1),
+    };
+    ChannelFormat { ty, channels }
+}
+
+/// Runs every launch of `dir` (the PTX `dir/ptx`) and returns gpumemsim's counters by launch.
+pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let text = read(dir, ptx);
+    let mut dev = Device::new(&H200);
+    dev.load_ptx(&text, ptx).expect("PTX loads");
+    let d_out = dev.malloc(4 << 20, "d_out");
+    let d_c = dev.malloc(96 * 4, "d_c");
+    let d_idx = dev.malloc(4096, "d_idx");
+    // The arrays (arrays.txt: name kind W H D), each with a point and a linear texture, filled
+    // as the probe's `make` fills them.
+    let mut tex: BTreeMap<String, (u64, u64, ChannelFormat, [u32; 3])> = BTreeMap::new();
+    for line in read(dir, "arrays.txt").lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f.len(), 5, "{dir}/arrays.txt: {line}");
+        let fm = format_of(f[1]);
+        let dims: Vec<u32> = f[2..5].iter().map(|v| v.parse().expect("size")).collect();
+        let bytes = (dims[0] * dims[1] * dims[2]) as usize * fm.texel_bytes() as usize;
+        let mut data: Vec<u8> = (0..bytes).map(|i| (i * 7 + (i >> 8)) as u8).collect();
+        if fm.texel_bytes() >= 4 {
+            for (i, c) in data.chunks_mut(4).enumerate() {
+                c.copy_from_slice(&((i % 4099) as f32).to_le_bytes());
+            }
+        }
+        let id = dev.textures.insert_array(CudaArray {
+            name: f[0].into(),
+            format: fm,
+            width: dims[0],
+            height: dims[1],
+            depth: dims[2],
+            surface: false,
+            data,
+        });
+        let integer = matches!(fm.ty, ChannelType::U8 | ChannelType::U16);
+        let mut mk = |filter| {
+            let desc = TextureDesc {
+                address: [AddressMode::Clamp; 3],
+                filter,
+                read: if integer {
+                    ReadMode::NormalizedFloat
+                } else {
+                    ReadMode::ElementType
+                },
+                normalized: false,
+                border: [0.0; 4],
+            };
+            dev.textures
+                .create_texture_object(Resource::Array(id), desc)
+                .expect("texture object")
+        };
+        let p = mk(FilterMode::Point);
+        let l = mk(FilterMode::Linear);
+        tex.insert(f[0].into(), (p, l, fm, [dims[0], dims[1], dims[2]]));
+    }
+    // The linear memory of tex1Dfetch: 16 MiB of floats.
+    let nl: u64 = 4 << 20;
+    let lin = dev.malloc(nl * 4, "lin");
+    let data: Vec<u8> = (0..nl)
+        .flat_map(|i| ((i % 4099) as f32).to_le_bytes())
+        .collect();
+    dev.memcpy_htod(lin, &data).expect("copy");
+    let desc = TextureDesc {
+        address: [AddressMode::Clamp; 3],
+        filter: FilterMode::Point,
+        read: ReadMode::ElementType,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    let tf = dev
+        .textures
+        .create_texture_object(
+            Resource::Linear {
+                addr: lin,
+                format: format_of("f32"),
+                size_bytes: nl * 4,
+            },
+            desc,
+        )
+        .expect("texture object");
+    let place = placement();
+    let mut out = BTreeMap::new();
+    for l in launches(dir) {
+        let o = KernelArg::U64(d_out);
+        let suffix = |fm: ChannelFormat| match fm.channels {
+            2 => "I6float2E",
+            4 => "I6float4E",
+            _ => "IfE",
+        };
+        let array = |l: &Launch| {
+            tex.get(&l.array)
+                .copied()
+                .unwrap_or_else(|| panic!("{}: array {} not in arrays.txt", l.name, l.array))
+        };
+        let (kernel, grid, args) = match l.kernel.as_str() {
+            "fetch_at" => {
+                let idx: Vec<u8> = l
+                    .nums
+                    .iter()
+                    .flat_map(|v| (*v as i32).to_le_bytes())
+                    .collect();
+                dev.memcpy_htod(d_idx, &idx).expect("copy");
+                let n = l.nums.len() as u32;
+                (
+                    "_Z8fetch_atyPfPKii".to_string(),
+                    1,
+                    vec![
+                        KernelArg::U64(tf),
+                        o,
+                        KernelArg::U64(d_idx),
+                        KernelArg::U32(n),
+                    ],
+                )
+            }
+            "tex3d_at" => {
+                let (p, lt, fm, _) = array(&l);
+                let c: Vec<u8> = l.nums[1..]
+                    .iter()
+                    .flat_map(|v| (*v as f32).to_le_bytes())
+                    .collect();
+                dev.memcpy_htod(d_c, &c).expect("copy");
+                (
+                    format!("_Z8tex3d_at{}vyPfPKfj", suffix(fm)),
+                    1,
+                    vec![
+                        KernelArg::U64(if l.linear { lt } else { p }),
+                        o,
+                        KernelArg::U64(d_c),
+                        KernelArg::U32(l.nums[0] as u32),
+                    ],
+                )
+            }
+            _ => {
+                let (p, lt, fm, d) = array(&l);
+                let f = |i: usize| KernelArg::F32(l.nums[i] as f32);
+                (
+                    format!("_Z10tex3d_grid{}vyPfiiiifff", suffix(fm)),
+                    256,
+                    vec![
+                        KernelArg::U64(if l.linear { lt } else { p }),
+                        o,
+                        KernelArg::U32(d[0]),
+                        KernelArg::U32(d[1]),
+                        KernelArg::U32(d[2]),
+                        KernelArg::U32(l.nums[0] as u32),
+                        f(1),
+                        f(2),
+                        f(3),
+                    ],
+                )
+            }
+        };
+        let block = if grid == 1 { 32 } else { 256 };
+        let code = dev
+            .kernel_for_launch(&kernel)
+            .map(|k| k.code.len())
+            .unwrap_or_else(|e| panic!("{kernel}: {e}"));
+        let l1 = u64::from(H200.l1_shared_bytes_per_sm) - 8192;
+        let h = Hierarchy::new(132, l1, u64::from(H200.l2_bytes), code);
+        let mut prof = Profile::new(&H200, code);
+        let warps = (block / 32) as usize;
+        let mut replay = Replay::new(h, 132, (2048 / block).min(32) as usize, warps);
+        if grid == 256 {
+            replay = replay.with_placement(place.clone());
+        }
+        prof.caches = Some(replay);
+        let dims = LaunchDims {
+            grid: [grid, 1, 1],
+            block: [block, 1, 1],
+            dynamic_shared: 0,
+        };
+        dev.launch(
+            &kernel,
+            &l.name,
+            dims,
+            &args,
+            LaunchOptions::default(),
+            &mut prof,
+            &mut |_, _| {},
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", l.name));
+        let mut m: BTreeMap<String, f64> = prof
+            .totals()
+            .metrics()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v as f64))
+            .collect();
+        if let Some(h) = prof.finish_caches() {
+            m.extend(
+                h.totals()
+                    .metrics()
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v)),
+            );
+        }
+        out.insert(l.name, m);
+    }
+    out
+}
+
+/// Compares every launch of `dir` on [`METRICS`]: single-warp launches exactly, whole grids
+/// within tests/cache_hw.rs's L1 tolerance (1% + 8). Panics listing every value outside that is
+/// not excluded, every excluded value now within (its exclusion must go), every exclusion of an
+/// unknown launch, and a recording that lacks a launch or a metric. Returns the values compared.
+pub fn compare_run(dir: &str, csv: &str, ptx: &str, exclusions: &[Exclusion]) -> usize {
+    let hw = recording(dir, csv);
+    let sim = simulate(dir, ptx);
+    let all = launches(dir);
+    let grids: Vec<&str> = all
+        .iter()
+        .filter(|l| l.kernel == "tex3d_grid")
+        .map(|l| l.name.as_str())
+        .collect();
+    let excluded = |name: &str, metric: &str| {
+        exclusions
+            .iter()
+            .find(|(n, ms, _)| *n == name && ms.contains(&metric))
+            .map(|e| e.2)
+    };
+    let (mut n, mut ok, mut excl) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for (name, m) in &sim {
+        let Some(h) = hw.get(name) else {
+            bad.push(format!("{name}: not in the recording"));
+            continue;
+        };
+        for metric in METRICS {
+            let Some(&want) = h.get(*metric) else {
+                bad.push(format!("{name} {metric}: not in the recording"));
+                continue;
+            };
+            let got = m.get(*metric).copied().unwrap_or(0.0);
+            // One warp's counts are small: those must be exact.
+            let one_warp = !grids.contains(&name.as_str());
+            let slack = if one_warp { 0.0 } else { 0.01 * want + 8.0 };
+            let within = (got - want).abs() <= slack;
+            n += 1;
+            match (within, excluded(name, metric)) {
+                (true, None) => ok += 1,
+                (false, Some(_)) => {
+                    excl += 1;
+                    println!("excluded: {name} {metric}: sim {got}, H200 {want}");
+                }
+                (true, Some(cause)) => bad.push(format!(
+                    "{name} {metric}: now within (sim {got}, H200 {want}); remove its exclusion \
+                     ({cause})"
+                )),
+                (false, None) => bad.push(format!("{name} {metric}: sim {got}, H200 {want}")),
+            }
+        }
+    }
+    for (name, _, _) in exclusions {
+        if !sim.contains_key(*name) {
+            bad.push(format!("exclusion for unknown launch {name}"));
+        }
+    }
+    println!("{dir}: {ok} of {n} values within tolerance, {excl} excluded with their cause");
+    assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
+    assert_eq!(n, all.len() * METRICS.len(), "values compared");
+    n
+}

@@ -1,0 +1,99 @@
+//! The texture pipe's L1-side counters of filtered 3D passes against the H200: tests/hw/
+//! texture_mem/tex6_probe.cu's 426 launches (issue 10, texw6): 423 single-warp trilinear and
+//! bilinear fetches (columns of 1 to 32 lanes down y from rows 0 to 32 of f32x2, f32 and f32x4
+//! 64^3 arrays, one lane of every filtered-axis combination, rows, columns, z-columns and
+//! strided rows of 1 to 4 lanes) and run4's f32x2 and f32x4 column and f32x2 row grids again.
+//!
+//! Hardware data: tests/hw/h200/texture_mem/run6/ (`ncu/tex6_probe.csv.zst`, Nsight Compute
+//! `--clock-control none --cache-control all`; launches and coordinates in `launches.txt`,
+//! arrays in `arrays.txt`; command, date and versions in its README.md and `versions.txt`). The
+//! simulator runs the PTX the H200's nvcc made of the same source in the same call
+//! (run6/tex6_probe.ptx), set up as tests/common/texture3d.rs sets run4 up (the probes share
+//! their kernels and list formats).
+//!
+//! Compared: requests, sectors, L1 hits, tag lookups and wavefronts of every launch, single
+//! warps exactly, whole grids within tests/cache_hw.rs's L1 tolerance (1% + 8), as
+//! tests/texture3d_hw.rs. The probe does not save the lanes' values, so there are no outputs to
+//! compare. Every (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must
+//! stay outside.
+
+#[path = "common/texture3d.rs"]
+mod texture3d;
+
+use texture3d::{compare_run, Exclusion, L1_HIT, REQ, SECTORS, TAGS, WAVES};
+
+const DIR: &str = "tests/hw/h200/texture_mem/run6";
+
+const F32X4_ODD: &str = "a filtered f32x4 quad with an odd number of active lanes (1 or 3: \
+    rows, strided rows, columns along y and z, one lane at (0, 0, 0) or (5, 3, 3) with every \
+    filtered-axis combination): the H200 counts no request and the wavefronts of the next even \
+    lane count (row_h7_n1 4 as n2, row_h7_n3 8 as n4, one_h7_at5_3_3 6) where the model gives 1 \
+    request and 2 per lane (2, 6, 4), while sectors, hits and tags agree and 2 or 4 lanes agree \
+    on all five; cause not found (run4's F32X4 in tests/texture3d_hw.rs; helper tf32x4)";
+const F32X4_CENTRE: &str = "one f32x4 lane of a linear-filtered texture exactly on a texel \
+    centre (one_h0: weights 1 and 0 on every axis): the H200 looks its one texel up twice (2 \
+    sectors, 1 hit, 2 tags) with no request and 4 wavefronts, as a filtered odd lane \
+    (F32X4_ODD), where the model reads it as point sampling (1 request, 1 sector, 0 hits, 1 tag, \
+    1 wavefront; f32 and f32x2 one_h0 agree with point sampling)";
+const F32X4_LANE3: &str = "lane 3 alone of an f32x4 trilinear quad (lane3_h7): 1 request as the \
+    model gives, but 4 wavefronts where the model gives 2 (lane 0 alone, one_h7: no request, 4 \
+    wavefronts: F32X4_ODD); cause not found";
+
+/// (launch, metrics, cause).
+const EXCLUSIONS: &[Exclusion] = &[
+    ("f32x4_coly_h1_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_coly_h1_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_coly_h3_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_coly_h3_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_coly_h7_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_coly_h7_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_colz_h1_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_colz_h1_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_colz_h3_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_colz_h3_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_colz_h7_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_colz_h7_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_lane3_h7", &[WAVES], F32X4_LANE3),
+    (
+        "f32x4_one_h0",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        F32X4_CENTRE,
+    ),
+    (
+        "f32x4_one_h0_at5_3_3",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        F32X4_CENTRE,
+    ),
+    ("f32x4_one_h1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h1_at5_3_3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h2", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h2_at5_3_3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h3_at5_3_3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h4", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h4_at5_3_3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h5", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h5_at5_3_3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h6", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h6_at5_3_3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h7", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_one_h7_at5_3_3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row2_h1_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row2_h1_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row2_h3_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row2_h3_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row2_h7_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row2_h7_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row_h1_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row_h1_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row_h3_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row_h3_n3", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row_h7_n1", &[REQ, WAVES], F32X4_ODD),
+    ("f32x4_row_h7_n3", &[REQ, WAVES], F32X4_ODD),
+];
+
+#[test]
+fn texture_3d_run6_counters_match_the_h200() {
+    let n = compare_run(DIR, "tex6_probe.csv.zst", "tex6_probe.ptx", EXCLUSIONS);
+    assert_eq!(n, 426 * 5, "values compared");
+}
