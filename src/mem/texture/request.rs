@@ -225,24 +225,27 @@ impl Splitter {
             if matches!(access, TexAccess::SurfaceLoad | TexAccess::SurfaceStore) {
                 cost.texin_requests += 1;
             }
-            if access == TexAccess::Texture && volume && filtered {
-                // A filtered quad of a 3D array: two passes of two lanes (lanes 4k, 4k+1 and
-                // 4k+2, 4k+3), each looking its sectors and tags up on its own.
-                // Four-channel float texels (16 bytes): each lane is its own pass, looked up
-                // twice (once per pair of channels).
-                let wide = self.texels[i..end].iter().any(|t| t.1.bytes == 16);
-                let (lanes, halves) = if wide { (1, 2) } else { (2, 1) };
+            let wide = filtered && self.texels[i..end].iter().any(|t| t.1.bytes == 16);
+            if access == TexAccess::Texture && wide {
+                // Four-channel float texels (16 bytes), filtered: passes of lane slots.
+                if !self.wide_quad(i, end, volume, fetch, &mut cost) {
+                    cost.requests -= 1;
+                }
+            } else if access == TexAccess::Texture && volume && filtered {
+                // A filtered quad of a 3D array: passes of two lanes ([`quad_passes`]: lanes 4k
+                // and 4k+1, then 4k+2 and 4k+3, where the lanes are not within one of those
+                // pairs or one column), each looking its sectors and tags up on its own.
+                let (pass_of, _, _) = quad_passes(quad_mask(&self.texels[i..end]));
+                let lane_pass = |t: &(u8, Texel)| pass_of[usize::from(t.0 % 4)];
                 let mut j = i;
                 while j < end {
-                    let pass = self.texels[j].0 / lanes;
+                    let pass = lane_pass(&self.texels[j]);
                     let mut k = j;
-                    while k < end && self.texels[k].0 / lanes == pass {
+                    while k < end && lane_pass(&self.texels[k]) == pass {
                         k += 1;
                     }
-                    for _ in 0..halves {
-                        self.pass(j, k, fetch, &mut cost);
-                        cost.wavefronts += self.box_wavefronts(j, k);
-                    }
+                    self.pass(j, k, fetch, &mut cost);
+                    cost.wavefronts += self.box_wavefronts(j, k);
                     j = k;
                 }
             } else {
@@ -261,6 +264,57 @@ impl Splitter {
             i = end;
         }
         cost
+    }
+
+    /// A filtered quad of 16-byte texels, `self.texels[i..end]`, in passes of two lane slots
+    /// ([`quad_passes`]), each pass looked up twice (once per pair of channels). In a 3D array
+    /// each lane of a pass is its own lookup with its own box wavefronts, and a slot without a
+    /// lane still takes one wavefront per lookup; in a 2D array the pass's lanes are looked up
+    /// together, one wavefront per lookup. Returns whether the quad counts as a request (in a 3D
+    /// array only where the last pass's second slot holds a lane; a 2D quad always).
+    fn wide_quad(
+        &mut self,
+        i: usize,
+        end: usize,
+        volume: bool,
+        fetch: bool,
+        cost: &mut TexCost,
+    ) -> bool {
+        let mask = quad_mask(&self.texels[i..end]);
+        let (pass_of, passes, counted) = quad_passes(mask);
+        if volume {
+            // Lanes in order, each its own lookup twice.
+            let mut j = i;
+            while j < end {
+                let mut k = j;
+                while k < end && self.texels[k].0 == self.texels[j].0 {
+                    k += 1;
+                }
+                for _ in 0..2 {
+                    self.pass(j, k, fetch, cost);
+                    cost.wavefronts += self.box_wavefronts(j, k);
+                }
+                j = k;
+            }
+            let empty = 2 * passes - u64::from(mask.count_ones());
+            cost.wavefronts += 2 * empty;
+            return counted;
+        }
+        // The lanes of a pass are next to each other (lane order, passes 0 then 1).
+        let mut j = i;
+        while j < end {
+            let p = pass_of[usize::from(self.texels[j].0 % 4)];
+            let mut k = j;
+            while k < end && pass_of[usize::from(self.texels[k].0 % 4)] == p {
+                k += 1;
+            }
+            for _ in 0..2 {
+                let (_, slices) = self.pass(j, k, fetch, cost);
+                cost.wavefronts += slices.unwrap_or(1);
+            }
+            j = k;
+        }
+        true
     }
 
     /// Looks up the texels `self.texels[i..end]` as one pass of the data stage: adds its sectors
@@ -402,6 +456,33 @@ impl Splitter {
                     .max(sets.iter().copied().max().unwrap_or(0))
             })
             .sum()
+    }
+}
+
+/// The active lanes of a quad's texels (bit l: lane 4k + l).
+fn quad_mask(texels: &[(u8, Texel)]) -> u8 {
+    texels.iter().fold(0u8, |m, t| m | 1 << (t.0 % 4))
+}
+
+/// The passes of a filtered 3D quad (and a filtered 2D quad of 16-byte texels) whose active
+/// lanes are `mask` (bit l: lane 4k + l), measured on the H200 (tests/hw/h200/texture_mem/run9,
+/// every subset of a quad's lanes for f32x4, u16x4, u8x4, f32x2 and f32,
+/// tests/texture_partial_hw.rs; run4's `pair_*` for whole quads): a pass has two lane slots;
+/// lanes within {0, 2} or within {1, 3} take one pass (slots: the upper lane, the lower lane;
+/// `*_same_h7_m00000005`: 2 sectors, as one lane), else lanes within {0, 1} or {2, 3} one pass,
+/// else two passes, lanes 0 and 1, then 2 and 3 (diagonal pairs and three or four lanes; which
+/// pairs three lanes form is not told apart by run9, whose footprints there are equal). Returns
+/// each lane's pass (lanes of a pass stay next to each other in lane order), the passes, and
+/// whether the last pass's second slot holds a lane (lane 2 or 3 in a column pass, lane 3 in
+/// two passes): a 3D quad of 16-byte texels counts as a request only then (`f32x4_one_xyz`,
+/// lane 0 alone, and lanes 0, 1 and 2: no request).
+fn quad_passes(mask: u8) -> ([u8; 4], u64, bool) {
+    if mask & 0b1010 == 0 || mask & 0b0101 == 0 {
+        ([0; 4], 1, mask & 0b1100 != 0)
+    } else if mask & 0b1100 == 0 || mask & 0b0011 == 0 {
+        ([0; 4], 1, true)
+    } else {
+        ([0, 0, 1, 1], 2, mask & 0b1000 != 0)
     }
 }
 
