@@ -66,23 +66,87 @@ const BOX: &str = "the box rule, as tests/texture3d_hw.rs's BOX for f32x2_64_lin
 
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
-    ("f32x4_2d_lin_same_h0_m00000001", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_2d_lin_same_h0_m00000002", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_2d_lin_same_h0_m00000003", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_2d_lin_same_h0_m0000000f", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
+    (
+        "f32x4_2d_lin_same_h0_m00000001",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_2d_lin_same_h0_m00000002",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_2d_lin_same_h0_m00000003",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_2d_lin_same_h0_m0000000f",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
     ("f32x4_2d_pt_row_h0_m0000000f", &[WAVES], POINT16),
-    ("f32x4_lin_same_h0_m00000001", &[REQ, SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000002", &[REQ, SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000003", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000004", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000005", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000006", &[REQ, SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000007", &[REQ, SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000008", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000009", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m0000000f", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000011", &[REQ, SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
-    ("f32x4_lin_same_h0_m00000044", &[SECTORS, L1_HIT, TAGS, WAVES], CENTRE),
+    (
+        "f32x4_lin_same_h0_m00000001",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000002",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000003",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000004",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000005",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000006",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000007",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000008",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000009",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m0000000f",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000011",
+        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
+    (
+        "f32x4_lin_same_h0_m00000044",
+        &[SECTORS, L1_HIT, TAGS, WAVES],
+        CENTRE,
+    ),
     ("f32x4_pt_row_h0_m00000003", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_m00000006", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_m0000000f", &[WAVES], POINT16),
@@ -250,12 +314,7 @@ fn simulate() -> Simulated {
             dev.memset(d_out, 0, 32 * 4).expect("memset");
             (
                 format!("_Z8{}{suffix}vyPfPKfj", l.kernel),
-                vec![
-                    t,
-                    o,
-                    KernelArg::U64(d_c),
-                    KernelArg::U32(l.nums[0] as u32),
-                ],
+                vec![t, o, KernelArg::U64(d_c), KernelArg::U32(l.nums[0] as u32)],
             )
         } else {
             let f = |i: usize| KernelArg::F32(l.nums[i] as f32);

@@ -41,12 +41,28 @@
 //! - 3D arrays (source: tests/hw/h200/texture_mem/run4/, tests/hw/texture_mem/tex3_probe.cu,
 //!   252 launches; tests/texture3d_hw.rs):
 //!   - a filtered quad is looked up in two passes, lanes 4k and 4k+1, then 4k+2 and 4k+3, each
-//!     with its own sectors and tags (`pair_AABB`: 4 sectors, `pair_ABAB`, `pair_ABBA`: 8;
+//!     with its own sectors and tags, except where its active lanes fit one pass: lanes within
+//!     {4k, 4k+2} or {4k+1, 4k+3} (a column of the quad) or within one of those pairs take one
+//!     (tests/hw/h200/texture_mem/run9, every subset of a quad's lanes for f32x4, u16x4, u8x4,
+//!     f32x2 and f32, tests/texture_partial_hw.rs: lanes 0 and 2 at one point, 2 sectors as one
+//!     lane; lanes 1 and 2, 4) (`pair_AABB`: 4 sectors, `pair_ABAB`, `pair_ABBA`: 8;
 //!     `f32_3d_linear_half_row`: 142,880 sectors and 98,592 tags, as the passes' footprints
 //!     give exactly, where the quad's occupy 94,240 and 58,144), also where a lane's footprint
 //!     lies in one slice (`f32_64_linear_row_xy`: 2 wavefronts per request);
-//!   - four-channel float texels (16 bytes) filtered: each lane of the quad is its own pass,
-//!     looked up twice, as if each pair of channels were fetched apart (`f32x4_quad_xyz`: 32
+//!   - four-channel float texels (16 bytes) filtered: each lane of the quad is its own lookup,
+//!     done twice, as if each pair of channels were fetched apart, in the passes above, which
+//!     have two lane slots each: a slot without a lane still takes one wavefront per lookup, and
+//!     the quad counts as a request only where the last pass's second slot holds a lane (lane 2
+//!     or 3 of a column pass, lane 3 of two passes; run9 `f32x4_lin_*_h7_m*`, every subset:
+//!     lane 0 alone, lane 1 alone, lanes 1 and 2, lanes 0 to 2 make no request; a lone lane takes
+//!     4 wavefronts, lanes 1 and 2 8, lanes 0 and 1 4, a lone lane crossing 8 tag blocks 6; run4's
+//!     `f32x4_one_xyz`: no request, 4 wavefronts). 2D bilinear f32x4 quads take the same passes,
+//!     each pass's lanes looked up together twice, one wavefront per lookup, one request per quad
+//!     (run9 `f32x4_2d_lin_*_h3_*`). Four-channel 8- and 4-byte texels (u16x4, u8x4) cost what
+//!     f32x2 and f32 texels cost (run9, subsets and grids). Not modelled (listed in the test):
+//!     f32x4 linear filtering exactly on texel centres, which the H200 costs as filtered (the
+//!     filter mode does not reach the splitter), and point-sampled f32x4 lanes in adjacent
+//!     32-byte columns (1 wavefront for two). Earlier (`f32x4_quad_xyz`: 32
 //!     sectors, 22 hits, 24 tags, 8 wavefronts; `f32x4_pair_ABAB`: 32, 20, 24, 8; the five
 //!     f32x4 trilinear grids exactly on sectors, hits, tags and wavefronts, e.g.
 //!     `f32x4_64_linear_row` 772,160 sectors, 480,320 tags, 145,952 wavefronts, where passes of
@@ -69,8 +85,8 @@
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
-//!   - not modelled (listed in the test): one lone f32x4 lane (`f32x4_one_xyz`: no request and
-//!     4 wavefronts), f32x2 quads down a column (more wavefronts than the box rule).
+//!   - not modelled (listed in the test): f32x2 quads down a column (more wavefronts than the
+//!     box rule).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
@@ -676,6 +692,50 @@ mod tests {
             (1, 32, 24, 8)
         );
         assert_eq!(s.requests.len(), 8);
+    }
+
+    /// run9 (tests/hw/h200/texture_mem/run9, `f32x4_lin_same_h7_m*`): every subset of a filtered
+    /// f32x4 quad's lanes at one point, (requests, sectors, tags, wavefronts) as the H200 counted
+    /// them.
+    #[test]
+    fn partial_f32x4_quads_take_passes_of_two_slots() {
+        let l = BlockLinear::for_array(16, [64, 64, 64], 3);
+        let mut s = Splitter::default();
+        let h200: [(u8, [u64; 4]); 7] = [
+            (0b0001, [0, 8, 4, 4]),
+            (0b0010, [0, 8, 4, 4]),
+            (0b0100, [1, 8, 4, 4]),
+            (0b0011, [1, 16, 8, 4]),
+            (0b0110, [0, 16, 8, 8]),
+            (0b0111, [0, 24, 12, 8]),
+            (0b1111, [1, 32, 16, 8]),
+        ];
+        for (mask, want) in h200 {
+            s.clear();
+            for lane in (0..4u8).filter(|l| mask >> l & 1 == 1) {
+                for [x, y, z] in cube(0, 0, 0) {
+                    let x_byte = u64::from(x) * 16;
+                    s.push(
+                        lane,
+                        Texel {
+                            addr: l.offset(x_byte, y, z),
+                            bytes: 16,
+                            x_byte,
+                            y,
+                            z,
+                            pitch_linear: false,
+                            volume: true,
+                        },
+                    );
+                }
+            }
+            let c = s.finish(TexAccess::Texture);
+            assert_eq!(
+                [c.requests, c.sectors, c.set_accesses, c.wavefronts],
+                want,
+                "mask {mask:04b}"
+            );
+        }
     }
 
     /// run4's `u8_pair_ABAB`: lanes 32 bytes apart (adjacent tag blocks, 3 sector columns) do
