@@ -21,11 +21,6 @@ use texture3d::{compare_run, Exclusion, L1_HIT, REQ, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run4";
 
-const F32X4: &str = "one lane of four-channel float texels, filtered (f32x4_one_xyz, lane 0 \
-    alone): its sectors, hits and tags agree with the rule that each lane of an f32x4 quad is \
-    its own pass, looked up twice (8 sectors, 4 hits, 4 tags), but the H200 counts no request \
-    and 4 wavefronts where the rule gives 1 request and 2 (every other f32x4 filtered launch, \
-    quads and whole grids, agrees exactly on all five values); cause not found";
 const SCATTERED: &str = "scattered texels: the data stage serves far-apart tag blocks in one \
     wavefront by a rule not found (as tests/texture_mem_hw.rs's SCATTERED): random point fetches \
     take 2.29 wavefronts per 4-lane request where the z-parity rule gives 2.75, 8 random 64-byte \
@@ -47,7 +42,6 @@ const EXCLUSIONS: &[Exclusion] = &[
     ("f32x2_64_linear_random", &[WAVES], SCATTERED),
     ("f32x2_64_point_random", &[WAVES], SCATTERED),
     ("f32x4_64_point_random", &[WAVES], SCATTERED),
-    ("f32x4_one_xyz", &[REQ, WAVES], F32X4),
     ("rand8_64k_0", &[WAVES], SCATTERED),
     ("rand8_64k_1", &[WAVES], SCATTERED),
     ("rand8_64k_2", &[WAVES], SCATTERED),

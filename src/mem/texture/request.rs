@@ -41,12 +41,28 @@
 //! - 3D arrays (source: tests/hw/h200/texture_mem/run4/, tests/hw/texture_mem/tex3_probe.cu,
 //!   252 launches; tests/texture3d_hw.rs):
 //!   - a filtered quad is looked up in two passes, lanes 4k and 4k+1, then 4k+2 and 4k+3, each
-//!     with its own sectors and tags (`pair_AABB`: 4 sectors, `pair_ABAB`, `pair_ABBA`: 8;
+//!     with its own sectors and tags, except where its active lanes fit one pass: lanes within
+//!     {4k, 4k+2} or {4k+1, 4k+3} (a column of the quad) or within one of those pairs take one
+//!     (tests/hw/h200/texture_mem/run9, every subset of a quad's lanes for f32x4, u16x4, u8x4,
+//!     f32x2 and f32, tests/texture_partial_hw.rs: lanes 0 and 2 at one point, 2 sectors as one
+//!     lane; lanes 1 and 2, 4) (`pair_AABB`: 4 sectors, `pair_ABAB`, `pair_ABBA`: 8;
 //!     `f32_3d_linear_half_row`: 142,880 sectors and 98,592 tags, as the passes' footprints
 //!     give exactly, where the quad's occupy 94,240 and 58,144), also where a lane's footprint
 //!     lies in one slice (`f32_64_linear_row_xy`: 2 wavefronts per request);
-//!   - four-channel float texels (16 bytes) filtered: each lane of the quad is its own pass,
-//!     looked up twice, as if each pair of channels were fetched apart (`f32x4_quad_xyz`: 32
+//!   - four-channel float texels (16 bytes) filtered: each lane of the quad is its own lookup,
+//!     done twice, as if each pair of channels were fetched apart, in the passes above, which
+//!     have two lane slots each: a slot without a lane still takes one wavefront per lookup, and
+//!     the quad counts as a request only where the last pass's second slot holds a lane (lane 2
+//!     or 3 of a column pass, lane 3 of two passes; run9 `f32x4_lin_*_h7_m*`, every subset:
+//!     lane 0 alone, lane 1 alone, lanes 1 and 2, lanes 0 to 2 make no request; a lone lane takes
+//!     4 wavefronts, lanes 1 and 2 8, lanes 0 and 1 4, a lone lane crossing 8 tag blocks 6; run4's
+//!     `f32x4_one_xyz`: no request, 4 wavefronts). 2D bilinear f32x4 quads take the same passes,
+//!     each pass's lanes looked up together twice, one wavefront per lookup, one request per quad
+//!     (run9 `f32x4_2d_lin_*_h3_*`). Four-channel 8- and 4-byte texels (u16x4, u8x4) cost what
+//!     f32x2 and f32 texels cost (run9, subsets and grids). Not modelled (listed in the test):
+//!     f32x4 linear filtering exactly on texel centres, which the H200 costs as filtered (the
+//!     filter mode does not reach the splitter), and point-sampled f32x4 lanes in adjacent
+//!     32-byte columns (1 wavefront for two). Earlier (`f32x4_quad_xyz`: 32
 //!     sectors, 22 hits, 24 tags, 8 wavefronts; `f32x4_pair_ABAB`: 32, 20, 24, 8; the five
 //!     f32x4 trilinear grids exactly on sectors, hits, tags and wavefronts, e.g.
 //!     `f32x4_64_linear_row` 772,160 sectors, 480,320 tags, 145,952 wavefronts, where passes of
@@ -87,9 +103,10 @@
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
-//!   - not modelled (listed in the tests): filtered f32x4 quads of 1 or 3 active lanes
-//!     (`f32x4_one_xyz`, run6's `f32x4_*_n1`, `*_n3`, `f32x4_one_*`: no request and the
-//!     wavefronts of the next even lane count; `f32x4_lane3_h7`: 4 wavefronts).
+//!   - not modelled (listed in the tests): f32x4 linear fetches exactly on texel centres,
+//!     which the H200 costs as filtered where f32 and f32x2 cost as point sampling (the filter
+//!     mode does not reach the splitter; run9, run6's `f32x4_one_h0*`); point-sampled f32x4
+//!     lanes in neighbouring 32-byte columns (run9: half the wavefronts of the point rule).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
@@ -246,24 +263,27 @@ impl Splitter {
             if matches!(access, TexAccess::SurfaceLoad | TexAccess::SurfaceStore) {
                 cost.texin_requests += 1;
             }
-            if access == TexAccess::Texture && volume && filtered {
-                // A filtered quad of a 3D array: two passes of two lanes (lanes 4k, 4k+1 and
-                // 4k+2, 4k+3), each looking its sectors and tags up on its own.
-                // Four-channel float texels (16 bytes): each lane is its own pass, looked up
-                // twice (once per pair of channels).
-                let wide = self.texels[i..end].iter().any(|t| t.1.bytes == 16);
-                let (lanes, halves) = if wide { (1, 2) } else { (2, 1) };
+            let wide = filtered && self.texels[i..end].iter().any(|t| t.1.bytes == 16);
+            if access == TexAccess::Texture && wide {
+                // Four-channel float texels (16 bytes), filtered: passes of lane slots.
+                if !self.wide_quad(i, end, volume, fetch, &mut cost) {
+                    cost.requests -= 1;
+                }
+            } else if access == TexAccess::Texture && volume && filtered {
+                // A filtered quad of a 3D array: passes of two lanes ([`quad_passes`]: lanes 4k
+                // and 4k+1, then 4k+2 and 4k+3, where the lanes are not within one of those
+                // pairs or one column), each looking its sectors and tags up on its own.
+                let (pass_of, _, _) = quad_passes(quad_mask(&self.texels[i..end]));
+                let lane_pass = |t: &(u8, Texel)| pass_of[usize::from(t.0 % 4)];
                 let mut j = i;
                 while j < end {
-                    let pass = self.texels[j].0 / lanes;
+                    let pass = lane_pass(&self.texels[j]);
                     let mut k = j;
-                    while k < end && self.texels[k].0 / lanes == pass {
+                    while k < end && lane_pass(&self.texels[k]) == pass {
                         k += 1;
                     }
-                    for _ in 0..halves {
-                        self.pass(j, k, fetch, &mut cost);
-                        cost.wavefronts += self.box_wavefronts(j, k);
-                    }
+                    self.pass(j, k, fetch, &mut cost);
+                    cost.wavefronts += self.box_wavefronts(j, k);
                     j = k;
                 }
             } else {
@@ -282,6 +302,57 @@ impl Splitter {
             i = end;
         }
         cost
+    }
+
+    /// A filtered quad of 16-byte texels, `self.texels[i..end]`, in passes of two lane slots
+    /// ([`quad_passes`]), each pass looked up twice (once per pair of channels). In a 3D array
+    /// each lane of a pass is its own lookup with its own box wavefronts, and a slot without a
+    /// lane still takes one wavefront per lookup; in a 2D array the pass's lanes are looked up
+    /// together, one wavefront per lookup. Returns whether the quad counts as a request (in a 3D
+    /// array only where the last pass's second slot holds a lane; a 2D quad always).
+    fn wide_quad(
+        &mut self,
+        i: usize,
+        end: usize,
+        volume: bool,
+        fetch: bool,
+        cost: &mut TexCost,
+    ) -> bool {
+        let mask = quad_mask(&self.texels[i..end]);
+        let (pass_of, passes, counted) = quad_passes(mask);
+        if volume {
+            // Lanes in order, each its own lookup twice.
+            let mut j = i;
+            while j < end {
+                let mut k = j;
+                while k < end && self.texels[k].0 == self.texels[j].0 {
+                    k += 1;
+                }
+                for _ in 0..2 {
+                    self.pass(j, k, fetch, cost);
+                    cost.wavefronts += self.box_wavefronts(j, k);
+                }
+                j = k;
+            }
+            let empty = 2 * passes - u64::from(mask.count_ones());
+            cost.wavefronts += 2 * empty;
+            return counted;
+        }
+        // The lanes of a pass are next to each other (lane order, passes 0 then 1).
+        let mut j = i;
+        while j < end {
+            let p = pass_of[usize::from(self.texels[j].0 % 4)];
+            let mut k = j;
+            while k < end && pass_of[usize::from(self.texels[k].0 % 4)] == p {
+                k += 1;
+            }
+            for _ in 0..2 {
+                let (_, slices) = self.pass(j, k, fetch, cost);
+                cost.wavefronts += slices.unwrap_or(1);
+            }
+            j = k;
+        }
+        true
     }
 
     /// Looks up the texels `self.texels[i..end]` as one pass of the data stage: adds its sectors
@@ -447,6 +518,33 @@ impl Splitter {
         ranges.sort_unstable();
         ranges.dedup();
         ranges.len() as u64
+    }
+}
+
+/// The active lanes of a quad's texels (bit l: lane 4k + l).
+fn quad_mask(texels: &[(u8, Texel)]) -> u8 {
+    texels.iter().fold(0u8, |m, t| m | 1 << (t.0 % 4))
+}
+
+/// The passes of a filtered 3D quad (and a filtered 2D quad of 16-byte texels) whose active
+/// lanes are `mask` (bit l: lane 4k + l), measured on the H200 (tests/hw/h200/texture_mem/run9,
+/// every subset of a quad's lanes for f32x4, u16x4, u8x4, f32x2 and f32,
+/// tests/texture_partial_hw.rs; run4's `pair_*` for whole quads): a pass has two lane slots;
+/// lanes within {0, 2} or within {1, 3} take one pass (slots: the upper lane, the lower lane;
+/// `*_same_h7_m00000005`: 2 sectors, as one lane), else lanes within {0, 1} or {2, 3} one pass,
+/// else two passes, lanes 0 and 1, then 2 and 3 (diagonal pairs and three or four lanes; which
+/// pairs three lanes form is not told apart by run9, whose footprints there are equal). Returns
+/// each lane's pass (lanes of a pass stay next to each other in lane order), the passes, and
+/// whether the last pass's second slot holds a lane (lane 2 or 3 in a column pass, lane 3 in
+/// two passes): a 3D quad of 16-byte texels counts as a request only then (`f32x4_one_xyz`,
+/// lane 0 alone, and lanes 0, 1 and 2: no request).
+fn quad_passes(mask: u8) -> ([u8; 4], u64, bool) {
+    if mask & 0b1010 == 0 || mask & 0b0101 == 0 {
+        ([0; 4], 1, mask & 0b1100 != 0)
+    } else if mask & 0b1100 == 0 || mask & 0b0011 == 0 {
+        ([0; 4], 1, true)
+    } else {
+        ([0, 0, 1, 1], 2, mask & 0b1000 != 0)
     }
 }
 
@@ -640,6 +738,50 @@ mod tests {
             (1, 32, 24, 8)
         );
         assert_eq!(s.requests.len(), 8);
+    }
+
+    /// run9 (tests/hw/h200/texture_mem/run9, `f32x4_lin_same_h7_m*`): every subset of a filtered
+    /// f32x4 quad's lanes at one point, (requests, sectors, tags, wavefronts) as the H200 counted
+    /// them.
+    #[test]
+    fn partial_f32x4_quads_take_passes_of_two_slots() {
+        let l = BlockLinear::for_array(16, [64, 64, 64], 3);
+        let mut s = Splitter::default();
+        let h200: [(u8, [u64; 4]); 7] = [
+            (0b0001, [0, 8, 4, 4]),
+            (0b0010, [0, 8, 4, 4]),
+            (0b0100, [1, 8, 4, 4]),
+            (0b0011, [1, 16, 8, 4]),
+            (0b0110, [0, 16, 8, 8]),
+            (0b0111, [0, 24, 12, 8]),
+            (0b1111, [1, 32, 16, 8]),
+        ];
+        for (mask, want) in h200 {
+            s.clear();
+            for lane in (0..4u8).filter(|l| mask >> l & 1 == 1) {
+                for [x, y, z] in cube(0, 0, 0) {
+                    let x_byte = u64::from(x) * 16;
+                    s.push(
+                        lane,
+                        Texel {
+                            addr: l.offset(x_byte, y, z),
+                            bytes: 16,
+                            x_byte,
+                            y,
+                            z,
+                            pitch_linear: false,
+                            volume: true,
+                        },
+                    );
+                }
+            }
+            let c = s.finish(TexAccess::Texture);
+            assert_eq!(
+                [c.requests, c.sectors, c.set_accesses, c.wavefronts],
+                want,
+                "mask {mask:04b}"
+            );
+        }
     }
 
     /// run4's `u8_pair_ABAB`: lanes 32 bytes apart (adjacent tag blocks, 3 sector columns) do
