@@ -24,36 +24,13 @@ use texture3d::{compare_run, Exclusion, L1_HIT, REQ, SECTORS, TAGS, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run6";
 
-const F32X4_ODD: &str = "a filtered f32x4 quad with an odd number of active lanes (1 or 3: \
-    rows, strided rows, columns along y and z, one lane at (0, 0, 0) or (5, 3, 3) with every \
-    filtered-axis combination): the H200 counts no request and the wavefronts of the next even \
-    lane count (row_h7_n1 4 as n2, row_h7_n3 8 as n4, one_h7_at5_3_3 6) where the model gives 1 \
-    request and 2 per lane (2, 6, 4), while sectors, hits and tags agree and 2 or 4 lanes agree \
-    on all five; cause not found (run4's F32X4 in tests/texture3d_hw.rs; helper tf32x4)";
 const F32X4_CENTRE: &str = "one f32x4 lane of a linear-filtered texture exactly on a texel \
     centre (one_h0: weights 1 and 0 on every axis): the H200 looks its one texel up twice (2 \
-    sectors, 1 hit, 2 tags) with no request and 4 wavefronts, as a filtered odd lane \
-    (F32X4_ODD), where the model reads it as point sampling (1 request, 1 sector, 0 hits, 1 tag, \
+    sectors, 1 hit, 2 tags) with no request and 4 wavefronts, as a filtered lone lane 0 \
+    (src/mem/texture/request.rs, run9's quad passes), where the model reads it as point sampling (1 request, 1 sector, 0 hits, 1 tag, \
     1 wavefront; f32 and f32x2 one_h0 agree with point sampling)";
-const F32X4_LANE3: &str = "lane 3 alone of an f32x4 trilinear quad (lane3_h7): 1 request as the \
-    model gives, but 4 wavefronts where the model gives 2 (lane 0 alone, one_h7: no request, 4 \
-    wavefronts: F32X4_ODD); cause not found";
-
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[Exclusion] = &[
-    ("f32x4_coly_h1_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_coly_h1_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_coly_h3_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_coly_h3_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_coly_h7_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_coly_h7_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_colz_h1_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_colz_h1_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_colz_h3_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_colz_h3_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_colz_h7_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_colz_h7_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_lane3_h7", &[WAVES], F32X4_LANE3),
     (
         "f32x4_one_h0",
         &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
@@ -64,32 +41,6 @@ const EXCLUSIONS: &[Exclusion] = &[
         &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
         F32X4_CENTRE,
     ),
-    ("f32x4_one_h1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h1_at5_3_3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h2", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h2_at5_3_3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h3_at5_3_3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h4", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h4_at5_3_3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h5", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h5_at5_3_3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h6", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h6_at5_3_3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h7", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_one_h7_at5_3_3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row2_h1_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row2_h1_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row2_h3_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row2_h3_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row2_h7_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row2_h7_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row_h1_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row_h1_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row_h3_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row_h3_n3", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row_h7_n1", &[REQ, WAVES], F32X4_ODD),
-    ("f32x4_row_h7_n3", &[REQ, WAVES], F32X4_ODD),
 ];
 
 #[test]

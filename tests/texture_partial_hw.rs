@@ -60,10 +60,6 @@ const POINT16: &str = "point-sampled four-channel float texels (16 bytes) in adj
     point rule (distinct blocks of 32 bytes by 8 rows) gives 2 and 4; f32 lanes 32 bytes apart \
     take 2 (run4 pz_x8_00) and run4's f32x4_64_point_coly 1 per quad, so neither 64-byte blocks \
     nor two lanes per wavefront fit; rule not found";
-const BOX: &str = "the box rule, as tests/texture3d_hw.rs's BOX for f32x2_64_linear_coly: u16x4 \
-    (8-byte texels) quads down a column take 48,128 wavefronts, exactly f32x2's, against the \
-    model's 36,368 (36,368 = passes + set conflicts; u16x4 row and colz agree)";
-
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     (
@@ -151,7 +147,6 @@ const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     ("f32x4_pt_row_h0_m00000006", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_m0000000f", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_mffffffff", &[WAVES], POINT16),
-    ("u16x4_64_linear_coly", &[WAVES], BOX),
 ];
 
 fn excluded(name: &str, metric: &str) -> Option<&'static str> {
