@@ -17,7 +17,7 @@
 #[path = "common/texture3d.rs"]
 mod texture3d;
 
-use texture3d::{compare_run, Exclusion, L1_HIT, REQ, WAVES};
+use texture3d::{compare_run, Exclusion, L1_HIT, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run4";
 
