@@ -78,8 +78,8 @@ extern "C" __global__ void b_exit(const unsigned *in, unsigned *out, int k, int 
     out[tid] = v;
 }
 
-// An if/else chain of g = lane % k with five looping arms (ptxas: a `BRX` over a 4-entry jump
-// table, the fourth entry comparing once more), under lane < a. (A guarded `brx.idx` in PTX
+// An if/else chain of g = lane % k with five looping arms (ptxas 13.0: still a `BRX` over a
+// 3-entry jump table, the third entry comparing further), under lane < a. (A guarded `brx.idx` in PTX
 // becomes `@P BRA` around the `BRX` in ptxas 13.0, so the lanes at or above a are inactive at the
 // `BRX`, not predicated off.)
 extern "C" __global__ void b_sw4(const unsigned *in, unsigned *out, int k, int n, int a) {
