@@ -9,7 +9,11 @@
 //! Source page (per instruction) and the launch counter were recorded from the same run, so
 //! the counter minus the page's sum is what the H200 counts on no instruction (201
 //! warp-instructions over the 53 launches, 0 on 18 of them). `source/sconv/k_warp_masks_1w.csv`
-//! is the same for one warp of warp_masks' two partition kernels.
+//! is the same for one warp of warp_masks' two partition kernels. `source/sattr2/` records the
+//! 45 launches of tests/hw/kernels/sattr_probes2.toml the same way (docs/notes/issue-9-sprobe2.md):
+//! `BRX` reached by a warp with inactive or exited lanes, going to 1 to 3 targets, and chains of
+//! `WARPSYNC.EXCLUSIVE`/`.COLLECTIVE` collectives reached by 1 to 4 groups with varied masks
+//! (197 warp-instructions on no instruction, 0 on 3 launches).
 //!
 //! Both are required equal here: every instruction's "Instructions Executed", "Thread
 //! Instructions Executed" and "Predicated-On Thread Instructions Executed", and each launch's
@@ -185,6 +189,20 @@ fn probes_launch_counters_and_source_pages_equal_the_h200() {
     // The recording has the effect the launch counters test: 35 of the 53 launches count more
     // than their Source page.
     assert!(above >= 35, "only {above} launches above their Source page");
+}
+
+#[test]
+fn second_probes_launch_counters_and_source_pages_equal_the_h200() {
+    let (compared, launches, above) = check(
+        "tests/hw/kernels/sattr_probes2.toml",
+        "tests/hw/h200/source/sattr2",
+        "k_sattr_probes2",
+    );
+    eprintln!("{launches} launches, {compared} values equal, {above} with unattributed counts");
+    assert_eq!(launches, 45);
+    // 42 of the 45 launches count more than their Source page (all but b_div and b_exit with
+    // every executing lane at one `BRX` target).
+    assert!(above >= 42, "only {above} launches above their Source page");
 }
 
 #[test]

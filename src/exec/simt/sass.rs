@@ -380,7 +380,11 @@ struct Release {
     /// as binaryPartitionCG's 512). For `.EXCLUSIVE` the second rule rests on one kernel,
     /// mask_intrinsics (tests/hw/h200/source/sconv/k_warp_masks_1w.csv: 65 per warp = 31 for
     /// its splits of one group + 34 for its 5 `WARPSYNC.EXCLUSIVE`s reached by 2, 4 or 5
-    /// groups).
+    /// groups). tests/hw/h200/source/sattr2/ (docs/notes/issue-9-sprobe2.md) confirms both
+    /// rules for `.EXCLUSIVE` and `.COLLECTIVE` reached by several groups: 23 launches of
+    /// reduces, votes, `MATCH`, shuffles, `__syncwarp(mask)` and tiled partitions after a split
+    /// of the warp into 1 to 4 groups, over halves, quarters, eighths, odd/even and lane % 4
+    /// masks, 3 to 21 per launch, every one equal.
     unattributed: u32,
 }
 
@@ -408,7 +412,13 @@ fn new_group(w: &mut Warp, sc: &SassCode, lanes_: u32) {
 ///
 /// Returns the warp-instructions the H200 counts for it beyond the one on its Source page: one
 /// per target past the first (tests/hw/h200/source/sattr/: p_ifelse's `BRX` to 2 and 3 targets
-/// costs 1 and 2).
+/// costs 1 and 2). Only the executing lanes' targets count: lanes diverged away from the `BRX`
+/// or exited before it add none (tests/hw/h200/source/sattr2/, b_div and b_exit: a `BRX` over a
+/// 3-entry table reached by 1, 2, 3, 5, 7, 9, 13, 16, 17, 20, 21 or 32 lanes costs one less
+/// than the executing lanes' targets, e.g. 1 with 2 lanes of 4 groups, 0 with 1 lane; 19
+/// launches, docs/notes/issue-9-sprobe2.md). ptxas 13.0 never predicates a `BRX` (a guarded
+/// `brx.idx` becomes `@P BRA` around it), so the predicated-off lanes here (going on at
+/// `pc + 1`, counted as costing nothing) are not measured.
 #[must_use]
 fn jump(w: &mut Warp, sc: &SassCode, m: u32, e: u32, pc: u32, tgt: &[u32; 32]) -> u32 {
     if e == 0 {
