@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Offline fit of tex1Dfetch data-stage wavefronts (helper tscat2, issue 10) over the H200 recordings
+tests/hw/h200/texture_mem/run5 (481 launches) and run8 (882 launches). Needs `zstd` on PATH.
+
+For each candidate rule it prints, over the single-request launches (one 8-lane group active),
+how many launches the rule gives exactly, below and above the H200's
+l1tex__data_pipe_tex_wavefronts_mem_texture.sum. The rules (A = a lane's byte address):
+  bank4+pair   two lanes conflict when they read different 4-byte words in the same of 32 4-byte
+               banks ((A>>2)&31), or when they are a lane pair 2k, 2k+1 reading different 8-byte
+               words in the same of 8 8-byte banks ((A>>3)&7).
+  bank8        any two lanes conflict when they read different 8-byte words in one 8-byte bank.
+  passes(...)  first the tag passes: per L1 set (address bits 7-8) the k-th distinct line in lane
+               order goes to pass k (the set-conflict rule, exact on run5); the rule then packs each
+               pass by first fit in lane order; passes never share a wavefront.
+Usage: python3 tests/hw/texture_mem/analyse_run8.py
+"""
+import collections, csv, io, os, subprocess
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'h200', 'texture_mem')
+WAVES = 'l1tex__data_pipe_tex_wavefronts_mem_texture.sum'
+REQ = 'l1tex__t_requests_pipe_tex_mem_texture.sum'
+
+def load(run):
+    d = os.path.join(ROOT, run)
+    txt = subprocess.run(['zstd', '-dc', os.path.join(d, 'ncu', 'fetch_probe.csv.zst')],
+                         capture_output=True, text=True, check=True).stdout
+    m = collections.defaultdict(dict)
+    for row in csv.DictReader(io.StringIO(txt)):
+        m[int(row['ID'])][row['Metric Name']] = float(row['Metric Value'].replace(',', ''))
+    out = []
+    for line in open(os.path.join(d, 'launches.txt')):
+        p = line.split()
+        no, idx = int(p[0]), [int(x) for x in p[2:34]]
+        out.append(dict(name=p[1], lanes=[(l, 4 * x) for l, x in enumerate(idx) if x >= 0],
+                        W=int(m[no][WAVES]), req=int(m[no][REQ])))
+    return out
+
+def bank4_pair(a, b):
+    (la, A), (lb, B) = a, b
+    if A >> 3 == B >> 3:
+        return False
+    if (A >> 2) & 31 == (B >> 2) & 31:
+        return True
+    return la // 2 == lb // 2 and (A >> 3) & 7 == (B >> 3) & 7
+
+def bank8(a, b):
+    (_, A), (_, B) = a, b
+    return A >> 3 != B >> 3 and (A >> 3) & 7 == (B >> 3) & 7
+
+def first_fit(us, conflict):
+    ws = []
+    for u in us:
+        for w in ws:
+            if not any(conflict(u, v) for v in w):
+                w.append(u)
+                break
+        else:
+            ws.append([u])
+    return len(ws)
+
+def tag_passes(us):
+    seen, passes = {}, collections.defaultdict(list)
+    for u in us:
+        line = u[1] >> 7
+        lines = seen.setdefault(line & 3, [])
+        if line not in lines:
+            lines.append(line)
+        passes[lines.index(line)].append(u)
+    return [passes[k] for k in sorted(passes)]
+
+RULES = {
+    'bank4+pair': lambda us: first_fit(us, bank4_pair),
+    'bank8': lambda us: first_fit(us, bank8),
+    'passes(bank4+pair)': lambda us: sum(first_fit(p, bank4_pair) for p in tag_passes(us)),
+    'passes(bank8)': lambda us: sum(first_fit(p, bank8) for p in tag_passes(us)),
+}
+
+if __name__ == '__main__':
+    for run in ('run5', 'run8'):
+        single = [l for l in load(run) if l['req'] == 1]
+        for name, rule in RULES.items():
+            r = [(rule(l['lanes']), l['W']) for l in single]
+            print(f"{run} {name:20s} {len(single)} single-request launches: exact "
+                  f"{sum(a == b for a, b in r)}, below {sum(a < b for a, b in r)}, above {sum(a > b for a, b in r)}")
