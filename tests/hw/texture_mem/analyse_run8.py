@@ -12,6 +12,9 @@ l1tex__data_pipe_tex_wavefronts_mem_texture.sum. The rules (A = a lane's byte ad
   passes(...)  first the tag passes: per L1 set (address bits 7-8) the k-th distinct line in lane
                order goes to pass k (the set-conflict rule, exact on run5); the rule then packs each
                pass by first fit in lane order; passes never share a wavefront.
+  passes(eo)   tag passes as above; inside a pass the even lanes and the odd lanes are packed
+               apart (first fit, bank4+pair), and the i-th even wavefront merges with the i-th
+               odd one when no lane of one conflicts with a lane of the other.
 Usage: python3 tests/hw/texture_mem/analyse_run8.py
 """
 import collections, csv, io, os, subprocess
@@ -67,11 +70,30 @@ def tag_passes(us):
         passes[lines.index(line)].append(u)
     return [passes[k] for k in sorted(passes)]
 
+def even_odd(us, conflict):
+    def ff(vs):
+        ws = []
+        for u in vs:
+            for w in ws:
+                if not any(conflict(u, v) for v in w):
+                    w.append(u)
+                    break
+            else:
+                ws.append([u])
+        return ws
+    e = ff([u for u in us if u[0] % 2 == 0])
+    o = ff([u for u in us if u[0] % 2 == 1])
+    n = abs(len(e) - len(o))
+    for a, b in zip(e, o):
+        n += 2 if any(conflict(x, y) for x in a for y in b) else 1
+    return n
+
 RULES = {
     'bank4+pair': lambda us: first_fit(us, bank4_pair),
     'bank8': lambda us: first_fit(us, bank8),
     'passes(bank4+pair)': lambda us: sum(first_fit(p, bank4_pair) for p in tag_passes(us)),
     'passes(bank8)': lambda us: sum(first_fit(p, bank8) for p in tag_passes(us)),
+    'passes(eo)': lambda us: sum(even_odd(p, bank4_pair) for p in tag_passes(us)),
 }
 
 if __name__ == '__main__':
