@@ -15,6 +15,12 @@ l1tex__data_pipe_tex_wavefronts_mem_texture.sum. The rules (A = a lane's byte ad
   passes(eo)   tag passes as above; inside a pass the even lanes and the odd lanes are packed
                apart (first fit, bank4+pair), and the i-th even wavefront merges with the i-th
                odd one when no lane of one conflicts with a lane of the other.
+  passes(split) tag passes as above; inside a pass, first fit in lane order with two additions:
+               an odd lane 2k+1 never goes to a wavefront before the one lane 2k went to
+               ("monotone within a pair"), and a lane placed in a later wavefront than its pair
+               mate is "split"; split and non-split lanes in one wavefront also conflict on the
+               8-byte bank (bank8), split with split and non-split with non-split only on
+               bank4+pair.
 Usage: python3 tests/hw/texture_mem/analyse_run8.py
 """
 import collections, csv, io, os, subprocess
@@ -88,16 +94,38 @@ def even_odd(us, conflict):
         n += 2 if any(conflict(x, y) for x in a for y in b) else 1
     return n
 
+def split_rule(us):
+    ws, wave_of, split = [], {}, set()
+    for u in us:
+        lane = u[0]
+        mate = wave_of.get(lane - 1) if lane % 2 == 1 else None
+        placed = None
+        for i in range(mate or 0, len(ws)):
+            u_split = mate is not None and i > mate
+            if not any(bank4_pair(u, v) or ((v[0] in split) != u_split and bank8(u, v))
+                       for v in ws[i]):
+                placed = i
+                break
+        if placed is None:
+            ws.append([])
+            placed = len(ws) - 1
+        ws[placed].append(u)
+        wave_of[lane] = placed
+        if mate is not None and placed > mate:
+            split.add(lane)
+    return len(ws)
+
 RULES = {
     'bank4+pair': lambda us: first_fit(us, bank4_pair),
     'bank8': lambda us: first_fit(us, bank8),
     'passes(bank4+pair)': lambda us: sum(first_fit(p, bank4_pair) for p in tag_passes(us)),
     'passes(bank8)': lambda us: sum(first_fit(p, bank8) for p in tag_passes(us)),
     'passes(eo)': lambda us: sum(even_odd(p, bank4_pair) for p in tag_passes(us)),
+    'passes(split)': lambda us: sum(split_rule(p) for p in tag_passes(us)),
 }
 
 if __name__ == '__main__':
-    for run in ('run5', 'run8'):
+    for run in ('run5', 'run8', 'run8/call2'):
         single = [l for l in load(run) if l['req'] == 1]
         for name, rule in RULES.items():
             r = [(rule(l['lanes']), l['W']) for l in single]
