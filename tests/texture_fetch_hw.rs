@@ -35,8 +35,9 @@ const REQ: &str = "l1tex__t_requests_pipe_tex_mem_texture.sum";
 const SECTORS: &str = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
 const L1_HIT: &str = "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum";
 const TAGS: &str = "l1tex__t_set_accesses_pipe_tex_mem_texture.sum";
+const CONFLICTS: &str = "l1tex__t_set_conflicts_pipe_tex_mem_texture.sum";
 const WAVES: &str = "l1tex__data_pipe_tex_wavefronts_mem_texture.sum";
-const EXACT: &[&str] = &[REQ, SECTORS, L1_HIT, TAGS];
+const EXACT: &[&str] = &[REQ, SECTORS, L1_HIT, TAGS, CONFLICTS];
 
 /// SCATTERED (as tests/texture3d_hw.rs): the data stage serves units of different lines in one
 /// wavefront by a rule not found (run5: it depends on lane order and crosses requests), so the
@@ -197,7 +198,7 @@ fn tex1dfetch_counters_match_the_h200() {
     }
     println!("{n} values compared, {scattered} wavefront counts differ (SCATTERED), {fewer} low");
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
-    assert_eq!(n, 481 * 5, "values compared");
+    assert_eq!(n, 481 * 6, "values compared");
     assert_eq!(
         scattered, SCATTERED_LAUNCHES,
         "launches whose wavefronts differ"

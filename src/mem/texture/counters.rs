@@ -14,6 +14,7 @@ pub struct TexCounters {
     pub tex_requests: u64,
     pub tex_sectors: u64,
     pub tex_set_accesses: u64,
+    pub tex_set_conflicts: u64,
     pub tex_wavefronts: u64,
     pub tex_texin_requests: u64,
     pub surf_texin_requests: u64,
@@ -42,6 +43,7 @@ impl TexCounters {
                 self.tex_requests += c.requests;
                 self.tex_sectors += c.sectors;
                 self.tex_set_accesses += c.set_accesses;
+                self.tex_set_conflicts += c.set_conflicts;
                 self.tex_wavefronts += c.wavefronts;
                 self.tex_texin_requests += c.texin_requests;
             }
@@ -67,6 +69,7 @@ impl TexCounters {
         self.tex_requests += o.tex_requests;
         self.tex_sectors += o.tex_sectors;
         self.tex_set_accesses += o.tex_set_accesses;
+        self.tex_set_conflicts += o.tex_set_conflicts;
         self.tex_wavefronts += o.tex_wavefronts;
         self.tex_texin_requests += o.tex_texin_requests;
         self.surf_texin_requests += o.surf_texin_requests;
@@ -136,6 +139,10 @@ impl TexCounters {
             (
                 "l1tex__t_set_accesses_pipe_tex_mem_texture.sum",
                 self.tex_set_accesses,
+            ),
+            (
+                "l1tex__t_set_conflicts_pipe_tex_mem_texture.sum",
+                self.tex_set_conflicts,
             ),
             (
                 "l1tex__data_pipe_tex_wavefronts_mem_texture.sum",
