@@ -10,7 +10,8 @@
 //! probe's `main` sets them up.
 //!
 //! Compared: requests, sectors, tag lookups and wavefronts of every texture launch, and L1 hits,
-//! within tests/cache_hw.rs's L1 tolerance (1% + 8). L2 and DRAM counters are recorded but not
+//! within tests/cache_hw.rs's L1 tolerance (1% + 8); L1 tag-set conflicts
+//! (`l1tex__t_set_conflicts_pipe_tex_mem_texture`) exactly, whole grids too. L2 and DRAM counters are recorded but not
 //! compared here (tests/texture_mem_hw.rs's MERGED cause: concurrent misses need timing). Every
 //! (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay outside.
 
@@ -59,8 +60,26 @@ const BOX: &str = "the box rule (lanes whose footprints fit in 2 sector columns 
     f32x2 quads down a column take 48,128 wavefronts (32,768 passes + 3,600 set conflicts + \
     15,360) against the model's 36,368, where f32, u8 and u16 columns agree";
 
+const FOOTPRINT: &str = "random trilinear footprints: the model's tag lookups on this launch \
+    are not the H200's (f32_32x16x4_linear_random 145,577 against 144,793, the other five 0.01% \
+    to 0.04% above), so the set conflicts counted over them cannot agree (22,909 against \
+    22,308; the others within 0.4%); where the tags agree (f32x4_64_linear_random and every \
+    random point grid) the conflicts are exact. The test checks that the tags still differ";
+const LANE_PAIR: &str = "lanes 0 and 2 of a trilinear quad alone (mask_ABCD_5): the H200 \
+    counts 1 set conflict where passes of lanes 0-1 and 2-3 give 0 (each pass one lane, its two \
+    slices in different sets); lanes 0 and 3 (mask_ABCD_9) and lanes 1 and 2 (mask_ABCD_6), at \
+    32-byte columns of the same x parity, count 0, so neither fixed passes nor passes of the \
+    active lanes explain it; its sectors, tags and wavefronts agree; cause not found";
+
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
+    ("f32_100x60x24_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("f32_32x16x4_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("f32_64_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("f32x2_64_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("mask_ABCD_5", &[CONFLICTS], LANE_PAIR),
+    ("u16_64_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("u8_64_linear_random", &[CONFLICTS], FOOTPRINT),
     ("f32_100x60x24_linear_random", &[L1_HIT], ORDER),
     ("f32_100x60x24_linear_random", &[WAVES], SCATTERED),
     ("f32_100x60x24_point_random", &[WAVES], SCATTERED),
@@ -398,9 +417,6 @@ fn texture_3d_counters_match_the_h200() {
                 0.01 * want + 8.0
             };
             let within = (got - want).abs() <= slack;
-            if std::env::var("TSETDBG").is_ok() && name.contains("random") {
-                println!("DBG {name} {metric}: sim {got}, H200 {want}");
-            }
             n += 1;
             match (within, excluded(name, metric)) {
                 (true, None) => ok += 1,
@@ -416,11 +432,20 @@ fn texture_3d_counters_match_the_h200() {
             }
         }
     }
-    for (name, _, _) in EXCLUSIONS {
+    for (name, metrics, cause) in EXCLUSIONS {
         assert!(
             sim.contains_key(*name),
             "exclusion for unknown launch {name}"
         );
+        // FOOTPRINT's cause: the tag lookups the conflicts are counted over still differ.
+        if *cause == FOOTPRINT {
+            assert_eq!(metrics, &[CONFLICTS]);
+            let (got, want) = (sim[*name].get(TAGS), hw[*name].get(TAGS));
+            assert!(
+                got.is_some() && want.is_some() && got != want,
+                "{name}: tags now agree ({got:?}); FOOTPRINT no longer explains its conflicts"
+            );
+        }
     }
     println!("{ok} of {n} values within tolerance, {excl} excluded with their cause");
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));

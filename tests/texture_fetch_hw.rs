@@ -7,7 +7,8 @@
 //! `fetch_lanes.ptx`, NVRTC 13.0's PTX of the kernel in `logs/fetch_probe.cu` (made off the device;
 //! the H200's SASS of the same kernel is `logs/fetch_probe.sass`).
 //!
-//! Compared exactly (one warp each): requests, sectors, L1 hits, tag lookups and wavefronts.
+//! Compared exactly (one warp each): requests, sectors, L1 hits, tag lookups, L1 tag-set conflicts
+//! (4 sets: address bits 7-8 of the 128-byte line, src/mem/texture/request.rs) and wavefronts.
 //! Wavefronts of scattered units are not modelled (tests/texture3d_hw.rs's SCATTERED cause; no
 //! rule found, docs/notes/issue-10-texw5.md): the launches whose wavefronts differ form one
 //! counted set, and the test asserts its size, so it fails once any of them agrees or another
