@@ -22,8 +22,10 @@ pub struct TexCounters {
     pub surf_st_inst: u64,
     pub surf_ld_requests: u64,
     pub surf_ld_sectors: u64,
+    pub surf_ld_set_conflicts: u64,
     pub surf_st_requests: u64,
     pub surf_st_sectors: u64,
+    pub surf_st_set_conflicts: u64,
     pub surf_wavefronts: u64,
     pub texels: u64,
     pub lane_fetches: u64,
@@ -51,6 +53,7 @@ impl TexCounters {
                 self.surf_ld_inst += 1;
                 self.surf_ld_requests += c.requests;
                 self.surf_ld_sectors += c.sectors;
+                self.surf_ld_set_conflicts += c.set_conflicts;
                 self.surf_wavefronts += c.wavefronts;
                 self.surf_texin_requests += c.texin_requests;
             }
@@ -58,6 +61,7 @@ impl TexCounters {
                 self.surf_st_inst += 1;
                 self.surf_st_requests += c.requests;
                 self.surf_st_sectors += c.sectors;
+                self.surf_st_set_conflicts += c.set_conflicts;
                 self.surf_texin_requests += c.texin_requests;
             }
         }
@@ -77,8 +81,10 @@ impl TexCounters {
         self.surf_st_inst += o.surf_st_inst;
         self.surf_ld_requests += o.surf_ld_requests;
         self.surf_ld_sectors += o.surf_ld_sectors;
+        self.surf_ld_set_conflicts += o.surf_ld_set_conflicts;
         self.surf_st_requests += o.surf_st_requests;
         self.surf_st_sectors += o.surf_st_sectors;
+        self.surf_st_set_conflicts += o.surf_st_set_conflicts;
         self.surf_wavefronts += o.surf_wavefronts;
         self.texels += o.texels;
         self.lane_fetches += o.lane_fetches;
@@ -167,12 +173,20 @@ impl TexCounters {
                 self.surf_ld_sectors,
             ),
             (
+                "l1tex__t_set_conflicts_pipe_tex_mem_surface_op_ld.sum",
+                self.surf_ld_set_conflicts,
+            ),
+            (
                 "l1tex__t_requests_pipe_tex_mem_surface_op_st.sum",
                 self.surf_st_requests,
             ),
             (
                 "l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum",
                 self.surf_st_sectors,
+            ),
+            (
+                "l1tex__t_set_conflicts_pipe_tex_mem_surface_op_st.sum",
+                self.surf_st_set_conflicts,
             ),
             (
                 "l1tex__data_pipe_tex_wavefronts_mem_surface.sum",

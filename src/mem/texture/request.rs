@@ -26,6 +26,23 @@
 //!   block-linear array (`quadset_*`: two sectors of one line, 1; rows 0 and 4 of a GOB, 2), and
 //!   the same blocks for pitch-linear memory, whose rows are lines apart (`pitch2d_point_col`: 4
 //!   rows of a quad, 1 lookup); for `tex1Dfetch` the 128-byte lines (`fetch1d_stride32`: 8).
+//! - Tag-set conflicts (`l1tex__t_set_conflicts_pipe_tex_mem_texture`): per pass (a request, or
+//!   each pass of a filtered 3D quad below), the most tag lookups in one L1 tag set, less 1.
+//!   There are 4 sets. For `tex1Dfetch` the set is bits 7-8 of the 128-byte line's address
+//!   (tests/hw/h200/texture_mem/run5, 481 launches, all exact; bits 7-9 fit 286 of them:
+//!   `n5_s128B`, lines 0-4, has 1 conflict, lines 0 and 4). For texels it is the tag block's
+//!   x parity (x_byte / 32) and y parity (y / 4), both flipped in odd slices: in a block-linear
+//!   array these are address bits 8 and 7, but the flip is not bit 9 of every array (taking the
+//!   set from the address, bits 7-8 alone or XOR bit 9 or bits 9-10, breaks 2D launches:
+//!   `f32_linear_half_row` 961 against 0). Exact on every launch of run4 but 7 and of
+//!   ncu/tex_probe.csv but 2, listed with their causes in tests/texture3d_hw.rs and
+//!   tests/texture_mem_hw.rs (e.g. `f32_1d_point_stride32`: 3 per request, 49,152;
+//!   `f32_3d_point_colz`: slices of alternating parity, 1 per request; `pair_ABAB`: 2; without
+//!   the flip `f32_100x60x24_linear_row` would have 32,768 against 1,840; 8 sets of x, y and
+//!   z parity miss 51 run4 values). Surface loads and stores (8-lane requests of texel tag
+//!   blocks) follow the texel rule: ncu/tex_probe.csv records 0 for every surface launch
+//!   (`surf_read_*`, `surf_write_*`, 8 lanes of a row or column in 1 or 2 blocks of different
+//!   sets), as the rule gives.
 //! - Wavefronts (`l1tex__data_pipe_tex_wavefronts_mem_*`): for point sampling, the distinct
 //!   texel-space blocks of 32 bytes by 8 rows (one slice) the request touches, whatever the
 //!   memory layout: both lines of a half-GOB (rows 0-3 and 4-7) come in one wavefront, two GOBs
@@ -55,8 +72,9 @@
 //!   - the wavefronts of a pass: lanes in order join the first box that, with their footprint,
 //!     still spans at most 2 sector columns of 16 bytes along x, 2 tag blocks along y and 3
 //!     slices along z, and a box of n tag blocks takes `max(ceil(n / 4), c)`, c the most blocks
-//!     of the box in one of 8 L1 tag sets, set = bits 7-9 of the block's address (in a
-//!     block-linear 3D array: the block's x and y parity and the slice's parity). So a
+//!     of the box in one of the L1's 4 tag sets (the set-conflict rule below; 8 sets, bits 7-9
+//!     of the address, give the same wavefronts on every non-random run4 launch, but the
+//!     H200's set conflicts need 4). So a
 //!     wavefront looks up at most 4 tag blocks, at most one per set, and the H200's extra
 //!     wavefronts are its `set_conflicts` (every non-random run4 launch but two, e.g.
 //!     `f32_64_linear_colz` 65,408 wavefronts = 32,768 passes + 32,640 conflicts: a pass reads
@@ -703,7 +721,11 @@ mod tests {
                     vec![]
                 }
             });
-            assert_eq!((c.set_accesses, c.set_conflicts), (4, conflicts), "{lanes:?}");
+            assert_eq!(
+                (c.set_accesses, c.set_conflicts),
+                (4, conflicts),
+                "{lanes:?}"
+            );
         }
     }
 
