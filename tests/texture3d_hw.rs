@@ -10,14 +10,15 @@
 //! probe's `main` sets them up (tests/common/texture3d.rs, shared with tests/texture3d_run6_hw.rs).
 //!
 //! Compared: requests, sectors, tag lookups and wavefronts of every texture launch, and L1 hits,
-//! within tests/cache_hw.rs's L1 tolerance (1% + 8). L2 and DRAM counters are recorded but not
+//! within tests/cache_hw.rs's L1 tolerance (1% + 8); L1 tag-set conflicts
+//! (`l1tex__t_set_conflicts_pipe_tex_mem_texture`) exactly, whole grids too. L2 and DRAM counters are recorded but not
 //! compared here (tests/texture_mem_hw.rs's MERGED cause: concurrent misses need timing). Every
 //! (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay outside.
 
 #[path = "common/texture3d.rs"]
 mod texture3d;
 
-use texture3d::{compare_run, Exclusion, L1_HIT, WAVES};
+use texture3d::{compare_run, Exclusion, CONFLICTS, L1_HIT, TAGS, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run4";
 
@@ -29,8 +30,19 @@ const SCATTERED: &str = "scattered texels: the data stage serves far-apart tag b
 const ORDER: &str = "L1 hits of random fetches over the whole grid depend on which blocks share \
     an SM and in which order they run: the model replays the H200's placement of 256 blocks \
     (run3/smid.txt, first run) in grid order, 2% to 4% off";
+const FOOTPRINT: &str = "random trilinear footprints: the model's tag lookups on this launch \
+    are not the H200's (f32_32x16x4_linear_random 145,577 against 144,793, the other five 0.01% \
+    to 0.04% above), so the set conflicts counted over them cannot agree (22,909 against \
+    22,308; the others within 0.4%); where the tags agree (f32x4_64_linear_random and every \
+    random point grid) the conflicts are exact. The test checks that the tags still differ";
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[Exclusion] = &[
+    ("f32_100x60x24_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("f32_32x16x4_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("f32_64_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("f32x2_64_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("u16_64_linear_random", &[CONFLICTS], FOOTPRINT),
+    ("u8_64_linear_random", &[CONFLICTS], FOOTPRINT),
     ("f32_100x60x24_linear_random", &[L1_HIT], ORDER),
     ("f32_100x60x24_linear_random", &[WAVES], SCATTERED),
     ("f32_100x60x24_point_random", &[WAVES], SCATTERED),
@@ -58,6 +70,15 @@ const EXCLUSIONS: &[Exclusion] = &[
 
 #[test]
 fn texture_3d_counters_match_the_h200() {
-    let n = compare_run(DIR, "tex3_probe.csv.zst", "tex3_probe.ptx", EXCLUSIONS);
-    assert_eq!(n, 252 * 5, "values compared");
+    let c = compare_run(DIR, "tex3_probe.csv.zst", "tex3_probe.ptx", EXCLUSIONS);
+    assert_eq!(c.n, 252 * 6, "values compared");
+    // FOOTPRINT's cause: the tag lookups the conflicts are counted over still differ.
+    for (name, metrics, cause) in EXCLUSIONS.iter().filter(|e| e.2 == FOOTPRINT) {
+        assert_eq!(*metrics, &[CONFLICTS][..], "{name}: {cause}");
+        let (got, want) = (c.sim[*name].get(TAGS), c.hw[*name].get(TAGS));
+        assert!(
+            got.is_some() && want.is_some() && got != want,
+            "{name}: tags now agree ({got:?}); FOOTPRINT no longer explains its conflicts"
+        );
+    }
 }

@@ -11,7 +11,8 @@
 //! (run6/tex6_probe.ptx), set up as tests/common/texture3d.rs sets run4 up (the probes share
 //! their kernels and list formats).
 //!
-//! Compared: requests, sectors, L1 hits, tag lookups and wavefronts of every launch, single
+//! Compared: requests, sectors, L1 hits, tag lookups, tag-set conflicts and wavefronts of every
+//! launch, single
 //! warps exactly, whole grids within tests/cache_hw.rs's L1 tolerance (1% + 8), as
 //! tests/texture3d_hw.rs. The probe does not save the lanes' values, so there are no outputs to
 //! compare. Every (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must
@@ -45,6 +46,6 @@ const EXCLUSIONS: &[Exclusion] = &[
 
 #[test]
 fn texture_3d_run6_counters_match_the_h200() {
-    let n = compare_run(DIR, "tex6_probe.csv.zst", "tex6_probe.ptx", EXCLUSIONS);
-    assert_eq!(n, 426 * 5, "values compared");
+    let c = compare_run(DIR, "tex6_probe.csv.zst", "tex6_probe.ptx", EXCLUSIONS);
+    assert_eq!(c.n, 426 * 6, "values compared");
 }

@@ -9,7 +9,8 @@
 //! tscat2: 882 and 512 launches of the same kernel, lane pairs x sectors and lane triples; README
 //! there) are compared the same way.
 //!
-//! Compared exactly (one warp each): requests, sectors, L1 hits, tag lookups and wavefronts.
+//! Compared exactly (one warp each): requests, sectors, L1 hits, tag lookups, L1 tag-set conflicts
+//! (4 sets: address bits 7-8 of the 128-byte line, src/mem/texture/request.rs) and wavefronts.
 //! Wavefronts of scattered units are not modelled (tests/texture3d_hw.rs's SCATTERED cause; no
 //! rule found, docs/notes/issue-10-texw5.md): the launches whose wavefronts differ form one
 //! counted set, and the test asserts its size, so it fails once any of them agrees or another
@@ -42,8 +43,9 @@ const REQ: &str = "l1tex__t_requests_pipe_tex_mem_texture.sum";
 const SECTORS: &str = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
 const L1_HIT: &str = "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum";
 const TAGS: &str = "l1tex__t_set_accesses_pipe_tex_mem_texture.sum";
+const CONFLICTS: &str = "l1tex__t_set_conflicts_pipe_tex_mem_texture.sum";
 const WAVES: &str = "l1tex__data_pipe_tex_wavefronts_mem_texture.sum";
-const EXACT: &[&str] = &[REQ, SECTORS, L1_HIT, TAGS];
+const EXACT: &[&str] = &[REQ, SECTORS, L1_HIT, TAGS, CONFLICTS];
 
 /// SCATTERED (as tests/texture3d_hw.rs): the data stage serves units of different lines in one
 /// wavefront by a rule not found (run5: it depends on lane order and crosses requests), so the
@@ -207,7 +209,7 @@ fn compare(dir: &str, launches_expected: usize) -> (usize, usize, usize) {
         "{dir}: {n} values compared, {scattered} wavefront counts differ (SCATTERED), {fewer} low"
     );
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
-    assert_eq!(n, launches_expected * 5, "{dir}: values compared");
+    assert_eq!(n, launches_expected * 6, "{dir}: values compared");
     (n, scattered, fewer)
 }
 

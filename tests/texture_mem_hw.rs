@@ -17,7 +17,10 @@
 //!
 //! Tolerances are those of tests/cache_hw.rs: texture-pipe counters and L1 sectors within 1%, L2
 //! and DRAM within 2%, each with 8 sectors of slack, `dram__sectors_read` 300 more (instruction
-//! and constant fetches the model does not make). Every (launch, metric) outside is listed in
+//! and constant fetches the model does not make); L1 tag-set conflicts
+//! (`l1tex__t_set_conflicts_pipe_tex_mem_{texture,surface_op_ld,surface_op_st}`, first
+//! recording only) exactly. Every (launch,
+//! metric) outside is listed in
 //! `EXCLUSIONS` with its measured cause, and every listed one must still be outside.
 
 use std::collections::BTreeMap;
@@ -604,6 +607,7 @@ const METRICS: &[(&str, f64)] = &[
     ("l1tex__t_sectors_pipe_tex_mem_texture.sum", 0.01),
     ("l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum", 0.01),
     ("l1tex__t_set_accesses_pipe_tex_mem_texture.sum", 0.01),
+    (CONFLICTS, 0.0),
     ("l1tex__data_pipe_tex_wavefronts_mem_texture.sum", 0.01),
     ("l1tex__texin_requests_mem_texture.sum", 0.01),
     ("l1tex__texin_requests_mem_surface.sum", 0.01),
@@ -611,12 +615,14 @@ const METRICS: &[(&str, f64)] = &[
     ("smsp__inst_executed_op_surface_st.sum", 0.0),
     ("l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum", 0.01),
     ("l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum", 0.01),
+    (SURF_LD_CONFLICTS, 0.0),
     (
         "l1tex__t_sectors_pipe_tex_mem_surface_op_ld_lookup_hit.sum",
         0.01,
     ),
     ("l1tex__t_requests_pipe_tex_mem_surface_op_st.sum", 0.01),
     ("l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum", 0.01),
+    (SURF_ST_CONFLICTS, 0.0),
     (
         "l1tex__t_sectors_pipe_tex_mem_surface_op_st_lookup_hit.sum",
         0.01,
@@ -631,6 +637,10 @@ const METRICS: &[(&str, f64)] = &[
 const L2: &str = "lts__t_sectors_srcunit_tex_op_read.sum";
 const L2_HIT: &str = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
 const WAVES: &str = "l1tex__data_pipe_tex_wavefronts_mem_texture.sum";
+/// Compared exactly (no slack): tests/hw/h200/texture_mem/ncu/tex_probe.csv records it.
+const CONFLICTS: &str = "l1tex__t_set_conflicts_pipe_tex_mem_texture.sum";
+const SURF_LD_CONFLICTS: &str = "l1tex__t_set_conflicts_pipe_tex_mem_surface_op_ld.sum";
+const SURF_ST_CONFLICTS: &str = "l1tex__t_set_conflicts_pipe_tex_mem_surface_op_st.sum";
 
 const MERGED: &str = "several SMs miss on the same sectors at about the same time and the H200 \
     sends L2 fewer lookups, and finds sectors another SM fetched shortly before (rows y and y+1 \
@@ -660,8 +670,18 @@ const ROTATE: &str = "with the H200's block placement, L2 lookups (199,158 again
     lookup of a sector whose fill is still on its way from DRAM as a miss, and the model, \
     without timing, fills at once";
 
+const RANDOM_SETS: &str = "random 2D texels: with the tag lookups exact (f32_point_random \
+    65,490, f32_linear_half_random 91,512) the set conflicts are not (18,427 against 18,286, \
+    +0.8%; 24,388 against 24,433, -0.2%). The sets by x and y parity (flipped in odd slices) are \
+    exact on every structured launch here and on every random point grid of run4 \
+    (tests/texture3d_hw.rs); taking the set from the address instead (bits 7-8, alone, XOR bit 9 \
+    or XOR bits 9-10) breaks structured launches (f32_linear_half_row 961 against 0); cause not \
+    found";
+
 /// (launch, metrics, cause): every (launch, metric) outside its tolerance.
 const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
+    ("f32_linear_half_random", &[CONFLICTS], RANDOM_SETS),
+    ("f32_point_random", &[CONFLICTS], RANDOM_SETS),
     ("f32_1d_linear_half_row", &[L2_HIT], MERGED),
     ("f32_1d_point_stride2", &[L2, L2_HIT], MERGED),
     ("f32_1d_point_stride32", &[L2, L2_HIT], MERGED),
@@ -800,7 +820,9 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
                 hi = hi.max(*v);
             }
             let got = m.get(metric).copied().unwrap_or(0.0);
-            let slack = if metric == "dram__sectors_read.sum" {
+            let slack = if [CONFLICTS, SURF_LD_CONFLICTS, SURF_ST_CONFLICTS].contains(&metric) {
+                0.0
+            } else if metric == "dram__sectors_read.sum" {
                 308.0
             } else {
                 8.0
@@ -833,6 +855,8 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
     println!("{ok} of {n} values within tolerance, {excl} excluded with their cause");
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
     // Every recorded (launch, metric) pair is compared: 98 launches (91 texture and surface
-    // launches with the 21 metrics each recording has, 7 global-load launches with 2).
-    assert_eq!(n, 1925, "values compared");
+    // launches with the 21 metrics each recording has, 7 global-load launches with 2), and the
+    // 3 set-conflict counters (texture, surface loads, surface stores) of the 59 texture and
+    // surface launches of ncu/tex_probe.csv (run2's recording has none).
+    assert_eq!(n, 1984 + 59 * 2, "values compared");
 }

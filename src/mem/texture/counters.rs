@@ -14,6 +14,7 @@ pub struct TexCounters {
     pub tex_requests: u64,
     pub tex_sectors: u64,
     pub tex_set_accesses: u64,
+    pub tex_set_conflicts: u64,
     pub tex_wavefronts: u64,
     pub tex_texin_requests: u64,
     pub surf_texin_requests: u64,
@@ -21,8 +22,10 @@ pub struct TexCounters {
     pub surf_st_inst: u64,
     pub surf_ld_requests: u64,
     pub surf_ld_sectors: u64,
+    pub surf_ld_set_conflicts: u64,
     pub surf_st_requests: u64,
     pub surf_st_sectors: u64,
+    pub surf_st_set_conflicts: u64,
     pub surf_wavefronts: u64,
     pub texels: u64,
     pub lane_fetches: u64,
@@ -42,6 +45,7 @@ impl TexCounters {
                 self.tex_requests += c.requests;
                 self.tex_sectors += c.sectors;
                 self.tex_set_accesses += c.set_accesses;
+                self.tex_set_conflicts += c.set_conflicts;
                 self.tex_wavefronts += c.wavefronts;
                 self.tex_texin_requests += c.texin_requests;
             }
@@ -49,6 +53,7 @@ impl TexCounters {
                 self.surf_ld_inst += 1;
                 self.surf_ld_requests += c.requests;
                 self.surf_ld_sectors += c.sectors;
+                self.surf_ld_set_conflicts += c.set_conflicts;
                 self.surf_wavefronts += c.wavefronts;
                 self.surf_texin_requests += c.texin_requests;
             }
@@ -56,6 +61,7 @@ impl TexCounters {
                 self.surf_st_inst += 1;
                 self.surf_st_requests += c.requests;
                 self.surf_st_sectors += c.sectors;
+                self.surf_st_set_conflicts += c.set_conflicts;
                 self.surf_texin_requests += c.texin_requests;
             }
         }
@@ -67,6 +73,7 @@ impl TexCounters {
         self.tex_requests += o.tex_requests;
         self.tex_sectors += o.tex_sectors;
         self.tex_set_accesses += o.tex_set_accesses;
+        self.tex_set_conflicts += o.tex_set_conflicts;
         self.tex_wavefronts += o.tex_wavefronts;
         self.tex_texin_requests += o.tex_texin_requests;
         self.surf_texin_requests += o.surf_texin_requests;
@@ -74,8 +81,10 @@ impl TexCounters {
         self.surf_st_inst += o.surf_st_inst;
         self.surf_ld_requests += o.surf_ld_requests;
         self.surf_ld_sectors += o.surf_ld_sectors;
+        self.surf_ld_set_conflicts += o.surf_ld_set_conflicts;
         self.surf_st_requests += o.surf_st_requests;
         self.surf_st_sectors += o.surf_st_sectors;
+        self.surf_st_set_conflicts += o.surf_st_set_conflicts;
         self.surf_wavefronts += o.surf_wavefronts;
         self.texels += o.texels;
         self.lane_fetches += o.lane_fetches;
@@ -138,6 +147,10 @@ impl TexCounters {
                 self.tex_set_accesses,
             ),
             (
+                "l1tex__t_set_conflicts_pipe_tex_mem_texture.sum",
+                self.tex_set_conflicts,
+            ),
+            (
                 "l1tex__data_pipe_tex_wavefronts_mem_texture.sum",
                 self.tex_wavefronts,
             ),
@@ -160,12 +173,20 @@ impl TexCounters {
                 self.surf_ld_sectors,
             ),
             (
+                "l1tex__t_set_conflicts_pipe_tex_mem_surface_op_ld.sum",
+                self.surf_ld_set_conflicts,
+            ),
+            (
                 "l1tex__t_requests_pipe_tex_mem_surface_op_st.sum",
                 self.surf_st_requests,
             ),
             (
                 "l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum",
                 self.surf_st_sectors,
+            ),
+            (
+                "l1tex__t_set_conflicts_pipe_tex_mem_surface_op_st.sum",
+                self.surf_st_set_conflicts,
             ),
             (
                 "l1tex__data_pipe_tex_wavefronts_mem_surface.sum",

@@ -26,6 +26,23 @@
 //!   block-linear array (`quadset_*`: two sectors of one line, 1; rows 0 and 4 of a GOB, 2), and
 //!   the same blocks for pitch-linear memory, whose rows are lines apart (`pitch2d_point_col`: 4
 //!   rows of a quad, 1 lookup); for `tex1Dfetch` the 128-byte lines (`fetch1d_stride32`: 8).
+//! - Tag-set conflicts (`l1tex__t_set_conflicts_pipe_tex_mem_texture`): per pass (a request, or
+//!   each pass of a filtered 3D quad below), the most tag lookups in one L1 tag set, less 1.
+//!   There are 4 sets. For `tex1Dfetch` the set is bits 7-8 of the 128-byte line's address
+//!   (tests/hw/h200/texture_mem/run5, 481 launches, all exact; bits 7-9 fit 286 of them:
+//!   `n5_s128B`, lines 0-4, has 1 conflict, lines 0 and 4). For texels it is the tag block's
+//!   x parity (x_byte / 32) and y parity (y / 4), both flipped in odd slices: in a block-linear
+//!   array these are address bits 8 and 7, but the flip is not bit 9 of every array (taking the
+//!   set from the address, bits 7-8 alone or XOR bit 9 or bits 9-10, breaks 2D launches:
+//!   `f32_linear_half_row` 961 against 0). Exact on every launch of run4 but 7 and of
+//!   ncu/tex_probe.csv but 2, listed with their causes in tests/texture3d_hw.rs and
+//!   tests/texture_mem_hw.rs (e.g. `f32_1d_point_stride32`: 3 per request, 49,152;
+//!   `f32_3d_point_colz`: slices of alternating parity, 1 per request; `pair_ABAB`: 2; without
+//!   the flip `f32_100x60x24_linear_row` would have 32,768 against 1,840; 8 sets of x, y and
+//!   z parity miss 51 run4 values). Surface loads and stores (8-lane requests of texel tag
+//!   blocks) follow the texel rule: ncu/tex_probe.csv records 0 for every surface launch
+//!   (`surf_read_*`, `surf_write_*`, 8 lanes of a row or column in 1 or 2 blocks of different
+//!   sets), as the rule gives.
 //! - Wavefronts (`l1tex__data_pipe_tex_wavefronts_mem_*`): for point sampling, the distinct
 //!   texel-space blocks of 32 bytes by 8 rows (one slice) the request touches, whatever the
 //!   memory layout: both lines of a half-GOB (rows 0-3 and 4-7) come in one wavefront, two GOBs
@@ -71,8 +88,9 @@
 //!   - the wavefronts of a pass: lanes in order join the first box that, with their footprint,
 //!     still spans at most 2 sector columns of 16 bytes along x, 2 tag blocks along y and 3
 //!     slices along z, and a box of n tag blocks takes `max(ceil(n / 4), c)`, c the most blocks
-//!     of the box in one of 8 L1 tag sets, set = bits 7-9 of the block's address (in a
-//!     block-linear 3D array: the block's x and y parity and the slice's parity). So a
+//!     of the box in one of the L1's 4 tag sets (the set-conflict rule below; 8 sets, bits 7-9
+//!     of the address, give the same wavefronts on every non-random run4 launch, but the
+//!     H200's set conflicts need 4). So a
 //!     wavefront looks up at most 4 tag blocks, at most one per set, and the H200's extra
 //!     wavefronts are its `set_conflicts` (every non-random run4 launch but two, e.g.
 //!     `f32_64_linear_colz` 65,408 wavefronts = 32,768 passes + 32,640 conflicts: a pass reads
@@ -114,9 +132,20 @@
 
 use crate::mem::cache::LineAccess;
 
-/// L1 tag sets a filtered 3D pass's tag blocks fall in: bits 7-9 of the block's address
-/// (fits every non-random launch of tests/hw/h200/texture_mem/run4/, see the module doc).
-const TAG_SETS: u64 = 8;
+/// L1 tag sets (see the module doc and [`tag_set`]).
+const TAG_SETS: u64 = 4;
+
+/// The L1 tag set of a tag lookup: for `tex1Dfetch` (`fetch`) `tag.0` is the 128-byte line,
+/// whose address bits 7-8 give the set; for texels `tag` is the texel-space tag block (32-byte
+/// column x_byte / 32, 4-row block y / 4, slice z), whose x and y parities give the set, both
+/// flipped in odd slices.
+fn tag_set(tag: (u64, u32, u32), fetch: bool) -> u64 {
+    if fetch {
+        return tag.0 % TAG_SETS;
+    }
+    let (x, y, z) = (tag.0 & 1, u64::from(tag.1 & 1), u64::from(tag.2 & 1));
+    (x << 1 | y) ^ (3 * z)
+}
 
 /// Which of Nsight Compute's texture-pipe memories an access counts in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -171,6 +200,9 @@ pub struct TexCost {
     pub sectors: u64,
     /// Tag lookups: distinct lines per request.
     pub set_accesses: u64,
+    /// Tag-set conflicts (`l1tex__t_set_conflicts_pipe_tex_mem_*`): per pass, the most tag
+    /// lookups in one of the L1's 4 tag sets, less 1 ([`tag_set`]).
+    pub set_conflicts: u64,
     /// Data-stage wavefronts.
     pub wavefronts: u64,
     /// Requests into the texture unit's input stage (`l1tex__texin_requests_mem_*`): one per quad
@@ -426,6 +458,12 @@ impl Splitter {
             .push((start as u32, (self.lines.len() - start) as u32));
         cost.sectors += self.sectors.len() as u64;
         cost.set_accesses += self.tags.len() as u64;
+        let mut sets = [0u64; TAG_SETS as usize];
+        for &tag in &self.tags {
+            // `tag_set` is below TAG_SETS by construction.
+            sets[tag_set(tag, fetch) as usize] += 1;
+        }
+        cost.set_conflicts += sets.iter().copied().max().unwrap_or(0).saturating_sub(1);
         let slices = filtered.then(|| 1 + u64::from(slices[1] != u32::MAX));
         (self.groups.len() as u64, slices)
     }
@@ -455,8 +493,11 @@ impl Splitter {
                     lo[d] = lo[d].min(span[d][0]);
                     hi[d] = hi[d].max(span[d][1]);
                 }
-                self.box_tags
-                    .push((usize::MAX, tag, (t.addr / 128) % TAG_SETS));
+                self.box_tags.push((
+                    usize::MAX,
+                    tag,
+                    tag_set((tag[0], tag[1] as u32, tag[2] as u32), false),
+                ));
                 k += 1;
             }
             let fits = |b: &([u64; 3], [u64; 3])| {
@@ -699,11 +740,16 @@ mod tests {
             (c.requests, c.sectors, c.set_accesses, c.wavefronts),
             (1, 4, 4, 2)
         );
+        // pair_AABB: each pass one tag block per slice, no set conflict (H200: 0).
+        assert_eq!(c.set_conflicts, 0);
         let c = warp3d(&mut s, at([0, 32, 1, 33]));
         assert_eq!(
             (c.requests, c.sectors, c.set_accesses, c.wavefronts),
             (1, 8, 8, 4)
         );
+        // pair_ABAB: a pass reads 32-byte columns 0 and 4 (same x parity) in slices 0 and 1:
+        // one conflict per slice pair, 2 in all (H200: 2).
+        assert_eq!(c.set_conflicts, 2);
         // One lane crossing a 32-byte and a 4-row block: 8 tag blocks, 2 wavefronts.
         let c = warp3d(&mut s, |l| if l == 0 { cube(7, 3, 0) } else { vec![] });
         assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (8, 8, 2));
@@ -808,6 +854,8 @@ mod tests {
         }
         let c = s.finish(TexAccess::Texture);
         assert_eq!((c.sectors, c.set_accesses, c.wavefronts), (8, 8, 4));
+        // Columns 0 and 1 have opposite x parity: no set conflict (H200: 0).
+        assert_eq!(c.set_conflicts, 0);
     }
 
     /// A pass of run4's `f32_64_linear_colz` kind whose lanes cross a tag block along x and y:
@@ -893,6 +941,79 @@ mod tests {
                     .unwrap_or_default()
             });
             assert_eq!(c.wavefronts, waves, "slices {zs:?}");
+        }
+    }
+
+    /// run4's `mask_ABCD_3`, `_9` and `_6`: lanes 0-3 at 32-byte columns 0, 2, 4 and 6 (all of
+    /// even x parity), two slices each. Lanes 0 and 1 share a pass and conflict once; lanes 0
+    /// and 3, or 1 and 2, are in different passes and do not (H200: 1, 0, 0).
+    #[test]
+    fn set_conflicts_are_counted_per_pass() {
+        let mut s = Splitter::default();
+        for (lanes, conflicts) in [([0, 1], 1), ([0, 3], 0), ([1, 2], 0)] {
+            let c = warp3d(&mut s, |l| {
+                if lanes.contains(&l) {
+                    cube(16 * l, 0, 0)
+                } else {
+                    vec![]
+                }
+            });
+            assert_eq!(
+                (c.set_accesses, c.set_conflicts),
+                (4, conflicts),
+                "{lanes:?}"
+            );
+        }
+    }
+
+    /// tests/hw/h200/texture_mem/ncu/tex_probe.csv: `f32_1d_point_stride32` (lanes 128 bytes
+    /// apart: a quad's 4 tag blocks in one set, 3 conflicts per request, 49,152 for 16,384
+    /// requests), `f32_point_row` (one block per quad: 0) and `f32_3d_point_colz` (a quad down
+    /// z: slices of alternating parity, so 2 blocks per set, 1 conflict per request, 16,384).
+    #[test]
+    fn texel_sets_are_the_x_and_y_parity_flipped_in_odd_slices() {
+        let mut s = Splitter::default();
+        let c = warp(&mut s, TexAccess::Texture, |l| vec![(32 * l, 0)]);
+        assert_eq!((c.requests, c.set_accesses, c.set_conflicts), (8, 32, 24));
+        let c = warp(&mut s, TexAccess::Texture, |l| vec![(l, 0)]);
+        assert_eq!((c.requests, c.set_conflicts), (8, 0));
+        let c = warp3d(&mut s, |l| vec![[0, 0, l]]);
+        assert_eq!((c.requests, c.set_accesses, c.set_conflicts), (8, 32, 8));
+    }
+
+    /// run5 (tests/hw/h200/texture_mem/run5): `n5_s128B` (lines 0-4: lines 0 and 4 share set
+    /// 0, 1 conflict; 8 sets would give 0), `n8_s128B` (lines 0-7: 2 per set, 1) and `n3_s256B`
+    /// (lines 0, 2, 4: 1), all in one 8-lane request.
+    #[test]
+    fn fetch_sets_are_address_bits_7_and_8() {
+        let mut s = Splitter::default();
+        for (idx, tags) in [
+            (vec![0u64, 32, 64, 96, 128], 5),
+            (vec![0, 32, 64, 96, 128, 160, 192, 224], 8),
+            (vec![0, 64, 128], 3),
+        ] {
+            s.clear();
+            for (lane, i) in idx.iter().enumerate() {
+                let x_byte = 4 * i;
+                s.push(
+                    lane as u8,
+                    Texel {
+                        addr: (1 << 20) + x_byte,
+                        bytes: 4,
+                        x_byte,
+                        y: 0,
+                        z: 0,
+                        pitch_linear: false,
+                        volume: false,
+                    },
+                );
+            }
+            let c = s.finish(TexAccess::Fetch);
+            assert_eq!(
+                (c.requests, c.set_accesses, c.set_conflicts),
+                (1, tags, 1),
+                "{idx:?}"
+            );
         }
     }
 
