@@ -46,6 +46,12 @@ const EXCLUSIONS: &[Exclusion] = &[
 
 #[test]
 fn texture_3d_run6_counters_match_the_h200() {
-    let c = compare_run(DIR, "tex6_probe.csv.zst", "tex6_probe.ptx", EXCLUSIONS);
+    let c = compare_run(
+        DIR,
+        "tex6_probe.csv.zst",
+        "tex6_probe.ptx",
+        false,
+        EXCLUSIONS,
+    );
     assert_eq!(c.n, 426 * 6, "values compared");
 }
