@@ -22,18 +22,10 @@
 #[path = "common/texture3d.rs"]
 mod texture3d;
 
-use texture3d::{compare_run, Exclusion, CONFLICTS, L1_HIT, REQ, SECTORS, TAGS, WAVES};
+use texture3d::{compare_run, Exclusion, CONFLICTS, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run9";
 
-const CENTRE: &str = "four-channel float texels (16 bytes) under linear filtering exactly on \
-    texel centres: the H200 costs them as filtered (each lane's one texel looked up twice, in the \
-    passes of a filtered quad, 3D requests by the last pass's second slot: \
-    f32x4_lin_same_h0_m00000001 2 sectors, 2 tags, 4 wavefronts, no request; run6's f32x4_one_h0 \
-    the same), where f32 and f32x2 on centres cost what point sampling costs (run6 f32_one_h0, \
-    f32x2_one_h0: 1 sector, 1 wavefront); the model sees one texel per lane and costs point \
-    sampling, because the texture's filter mode does not reach the splitter (TexLane carries \
-    texels only)";
 const POINT16: &str = "point-sampled four-channel float texels (16 bytes) in adjacent 32-byte \
     columns: the H200 takes 1 wavefront for two lanes 32 bytes apart (f32x4_pt_row_h0_m00000003, \
     m00000006) and 2 for four lanes in four columns (m0000000f, 2D and 3D alike), where the \
@@ -49,88 +41,8 @@ const SET_2D16: &str = "the L1 tag sets of a 2D array's 16-byte texels across tw
     from the address breaks other 2D launches: src/mem/texture/request.rs)";
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[Exclusion] = &[
-    (
-        "f32x4_2d_lin_same_h0_m00000001",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_2d_lin_same_h0_m00000002",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_2d_lin_same_h0_m00000003",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_2d_lin_same_h0_m0000000f",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
     ("f32x4_2d_pt_row_h0_m0000000f", &[WAVES], POINT16),
     ("f32x4_2d_pt_row_h0_m0000000f", &[CONFLICTS], SET_2D16),
-    (
-        "f32x4_lin_same_h0_m00000001",
-        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000002",
-        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000003",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000004",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000005",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000006",
-        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000007",
-        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000008",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000009",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m0000000f",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000011",
-        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
-    (
-        "f32x4_lin_same_h0_m00000044",
-        &[SECTORS, L1_HIT, TAGS, WAVES],
-        CENTRE,
-    ),
     ("f32x4_pt_row_h0_m00000003", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_m00000006", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_m0000000f", &[WAVES], POINT16),
