@@ -70,7 +70,13 @@ const EXCLUSIONS: &[Exclusion] = &[
 
 #[test]
 fn texture_3d_counters_match_the_h200() {
-    let c = compare_run(DIR, "tex3_probe.csv.zst", "tex3_probe.ptx", EXCLUSIONS);
+    let c = compare_run(
+        DIR,
+        "tex3_probe.csv.zst",
+        "tex3_probe.ptx",
+        false,
+        EXCLUSIONS,
+    );
     assert_eq!(c.n, 252 * 6, "values compared");
     // FOOTPRINT's cause: the tag lookups the conflicts are counted over still differ.
     for (name, metrics, cause) in EXCLUSIONS.iter().filter(|e| e.2 == FOOTPRINT) {

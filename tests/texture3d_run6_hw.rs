@@ -15,37 +15,29 @@
 //! launch, single
 //! warps exactly, whole grids within tests/cache_hw.rs's L1 tolerance (1% + 8), as
 //! tests/texture3d_hw.rs. The probe does not save the lanes' values, so there are no outputs to
-//! compare. Every (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must
-//! stay outside.
+//! compare. Every (launch, metric) agrees (`EXCLUSIONS` is empty).
 
 #[path = "common/texture3d.rs"]
 mod texture3d;
 
-use texture3d::{compare_run, Exclusion, L1_HIT, REQ, SECTORS, TAGS, WAVES};
+use texture3d::{compare_run, Exclusion};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run6";
 
-const F32X4_CENTRE: &str = "one f32x4 lane of a linear-filtered texture exactly on a texel \
-    centre (one_h0: weights 1 and 0 on every axis): the H200 looks its one texel up twice (2 \
-    sectors, 1 hit, 2 tags) with no request and 4 wavefronts, as a filtered lone lane 0 \
-    (src/mem/texture/request.rs, run9's quad passes), where the model reads it as point sampling (1 request, 1 sector, 0 hits, 1 tag, \
-    1 wavefront; f32 and f32x2 one_h0 agree with point sampling)";
-/// (launch, metrics, cause).
-const EXCLUSIONS: &[Exclusion] = &[
-    (
-        "f32x4_one_h0",
-        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
-        F32X4_CENTRE,
-    ),
-    (
-        "f32x4_one_h0_at5_3_3",
-        &[REQ, SECTORS, L1_HIT, TAGS, WAVES],
-        F32X4_CENTRE,
-    ),
-];
+/// (launch, metrics, cause): none. run6's `f32x4_one_h0` and `f32x4_one_h0_at5_3_3` (one f32x4
+/// lane of a linear-filtered texture exactly on a texel centre: 2 sectors, 1 hit, 2 tags, 4
+/// wavefronts, no request) were excluded until the splitter learnt the fetch's filter mode
+/// (src/mem/texture/request.rs, `Splitter::mark_linear`).
+const EXCLUSIONS: &[Exclusion] = &[];
 
 #[test]
 fn texture_3d_run6_counters_match_the_h200() {
-    let c = compare_run(DIR, "tex6_probe.csv.zst", "tex6_probe.ptx", EXCLUSIONS);
+    let c = compare_run(
+        DIR,
+        "tex6_probe.csv.zst",
+        "tex6_probe.ptx",
+        false,
+        EXCLUSIONS,
+    );
     assert_eq!(c.n, 426 * 6, "values compared");
 }

@@ -64,6 +64,10 @@ pub struct TexLane {
     pub geometry: Geometry,
     /// How many entries of `texels` are used (0 to 8: trilinear filtering reads 8).
     pub n: u8,
+    /// A floating-point fetch of a linear-filtered texture or a `tld4`: filtered even where the
+    /// filter's weights leave one texel (exactly on a texel centre), which the texture pipe
+    /// may still cost as filtered ([`crate::mem::texture::request`]).
+    pub linear: bool,
     /// Texel coordinates (x, y, z), after the address mode.
     pub texels: [[u32; 3]; 8],
 }

@@ -294,6 +294,7 @@ impl TexState {
         lane.handle = handle;
         lane.geometry = self.geometry(resource);
         lane.n = 0;
+        lane.linear = false;
         let g = lane.geometry;
         let format = match resource {
             Resource::Array(id) => self.arrays[*id as usize].format,
@@ -335,6 +336,8 @@ impl TexState {
             return Ok(texel(ix).map_or([0; 4], |b| decode(format, desc.read, b).w));
         }
         let linear = desc.filter == FilterMode::Linear || matches!(kind, TexKind::Tld4(_));
+        // Counters only: what the fetch returns does not depend on it.
+        lane.linear = linear;
         let mut axes = [sample::Axis {
             i0: Some(0),
             i1: Some(0),
@@ -432,6 +435,7 @@ impl TexState {
         lane.handle = handle;
         lane.geometry = self.geometry(&Resource::Array(array));
         lane.n = 0;
+        lane.linear = false;
         let a = &mut self.arrays[array as usize];
         surface::access(a, geom.dims(), clamp, coords, size, store, out, lane)
     }

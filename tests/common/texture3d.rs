@@ -1,13 +1,17 @@
-//! The recorded runs of tests/hw/texture_mem/tex3_probe.cu (run4) and tex6_probe.cu (run6),
-//! which share their kernels, `launches.txt` and `arrays.txt` formats: reading a run's launches
-//! and its Nsight Compute recording, running every launch in gpumemsim with the arrays,
-//! textures and coordinates the probe's `main` sets up, and comparing the texture pipe's L1-side
-//! counters. Shared by tests/texture3d_hw.rs (run4) and tests/texture3d_run6_hw.rs (run6);
-//! included with `#[path]` so that no other test binary compiles it.
+//! The recorded runs of tests/hw/texture_mem/tex3_probe.cu (run4), tex6_probe.cu (run6) and
+//! tex9_probe.cu (run9), which share their kernels, `launches.txt` and `arrays.txt` formats:
+//! reading a run's launches and its Nsight Compute recording, running every launch in gpumemsim
+//! with the arrays, textures and coordinates the probe's `main` sets up, and comparing the
+//! texture pipe's L1-side counters (and, where the run saved them, the output words of its
+//! single-warp launches). Shared by tests/texture3d_hw.rs (run4), tests/texture3d_run6_hw.rs
+//! (run6) and tests/texture_partial_hw.rs (run9); included with `#[path]` so that no other test
+//! binary compiles it.
 //!
 //! Formats (the probes' header comments): `launches.txt` lines are "no tex3d_at NAME ARRAY
-//! FILTER MASK c0 ... c95", "no tex3d_grid NAME ARRAY FILTER PATTERN ox oy oz" or "no fetch_at
-//! NAME N idx...", in launch order (Nsight Compute's ids); `arrays.txt` lines "name kind W H D".
+//! FILTER MASK c0 ... c95" (run9's "no tex2d_at ..." likewise, lane l at c[3l], c[3l+1]), "no
+//! tex3d_grid NAME ARRAY FILTER PATTERN ox oy oz" or "no fetch_at NAME N idx...", in launch order
+//! (Nsight Compute's ids); `arrays.txt` lines "name kind W H D" (D = 1: a 2D array); run9's
+//! `outputs.txt` lines "no w0 ... w31", the 32 output words (hex) of each single-warp launch.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -63,8 +67,16 @@ pub struct Launch {
     pub kernel: String,
     pub array: String,
     pub linear: bool,
-    /// tex3d_at: mask and 96 coordinates; tex3d_grid: pattern and 3 offsets; fetch_at: indices.
+    /// tex3d_at, tex2d_at: mask and 96 coordinates; tex3d_grid: pattern and 3 offsets;
+    /// fetch_at: indices.
     pub nums: Vec<f64>,
+}
+
+impl Launch {
+    /// One warp (`tex3d_at`, `tex2d_at`, `fetch_at`), not a whole grid (`tex3d_grid`).
+    pub fn single_warp(&self) -> bool {
+        self.kernel != "tex3d_grid"
+    }
 }
 
 /// `dir/launches.txt`, in launch order; names are unique.
@@ -101,7 +113,7 @@ pub fn launches(dir: &str) -> Vec<Launch> {
                         .iter()
                         .enumerate()
                         .map(|(i, v)| {
-                            if k == "tex3d_at" && i == 0 {
+                            if k != "tex3d_grid" && i == 0 {
                                 f64::from(u32::from_str_radix(v, 16).unwrap_or_else(|e| {
                                     panic!("{dir}/launches.txt:{}: mask {v}: {e}", no + 1)
                                 }))
@@ -142,19 +154,30 @@ pub fn recording(dir: &str, csv: &str) -> BTreeMap<String, BTreeMap<String, f64>
         .collect()
 }
 
-fn format_of(kind: &str) -> ChannelFormat {
+/// An `arrays.txt` kind's channel format (`None`: not a kind the probes make).
+fn format_of(kind: &str) -> Option<ChannelFormat> {
     let (ty, channels) = match kind {
         "u8" => (ChannelType::U8, 1),
         "u16" => (ChannelType::U16, 1),
+        "u8x4" => (ChannelType::U8, 4),
+        "u16x4" => (ChannelType::U16, 4),
+        "f32" => (ChannelType::F32, 1),
         "f32x2" => (ChannelType::F32, 2),
         "f32x4" => (ChannelType::F32, 4),
-        _ => (ChannelType::F32, 1),
+        _ => return None,
     };
-    ChannelFormat { ty, channels }
+    Some(ChannelFormat { ty, channels })
 }
 
-/// Runs every launch of `dir` (the PTX `dir/ptx`) and returns gpumemsim's counters by launch.
-pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
+/// What [`simulate`] returns: the counters, and the 32 output words of each single-warp launch.
+pub struct Simulated {
+    pub counters: Counters,
+    pub words: BTreeMap<String, Vec<u32>>,
+}
+
+/// Runs every launch of `dir` (the PTX `dir/ptx`) and returns gpumemsim's counters by launch and
+/// the output words of its single-warp launches.
+pub fn simulate(dir: &str, ptx: &str) -> Simulated {
     let text = read(dir, ptx);
     let mut dev = Device::new(&H200);
     dev.load_ptx(&text, ptx).expect("PTX loads");
@@ -167,11 +190,14 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
     for line in read(dir, "arrays.txt").lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(f.len(), 5, "{dir}/arrays.txt: {line}");
-        let fm = format_of(f[1]);
+        let fm = format_of(f[1]).unwrap_or_else(|| panic!("{dir}/arrays.txt: kind {}", f[1]));
         let dims: Vec<u32> = f[2..5].iter().map(|v| v.parse().expect("size")).collect();
         let bytes = (dims[0] * dims[1] * dims[2]) as usize * fm.texel_bytes() as usize;
         let mut data: Vec<u8> = (0..bytes).map(|i| (i * 7 + (i >> 8)) as u8).collect();
-        if fm.texel_bytes() >= 4 {
+        let integer = matches!(fm.ty, ChannelType::U8 | ChannelType::U16);
+        // Float arrays hold i % 4099 in word i (run4's probe tests texel bytes >= 4, run9's the
+        // float kinds: the same arrays for run4's and run6's kinds).
+        if !integer {
             for (i, c) in data.chunks_mut(4).enumerate() {
                 c.copy_from_slice(&((i % 4099) as f32).to_le_bytes());
             }
@@ -185,7 +211,6 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
             surface: false,
             data,
         });
-        let integer = matches!(fm.ty, ChannelType::U8 | ChannelType::U16);
         let mut mk = |filter| {
             let desc = TextureDesc {
                 address: [AddressMode::Clamp; 3],
@@ -225,7 +250,10 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
         .create_texture_object(
             Resource::Linear {
                 addr: lin,
-                format: format_of("f32"),
+                format: ChannelFormat {
+                    ty: ChannelType::F32,
+                    channels: 1,
+                },
                 size_bytes: nl * 4,
             },
             desc,
@@ -233,6 +261,7 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
         .expect("texture object");
     let place = placement();
     let mut out = BTreeMap::new();
+    let mut words = BTreeMap::new();
     for l in launches(dir) {
         let o = KernelArg::U64(d_out);
         let suffix = |fm: ChannelFormat| match fm.channels {
@@ -265,7 +294,7 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
                     ],
                 )
             }
-            "tex3d_at" => {
+            "tex3d_at" | "tex2d_at" => {
                 let (p, lt, fm, _) = array(&l);
                 let c: Vec<u8> = l.nums[1..]
                     .iter()
@@ -273,7 +302,7 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
                     .collect();
                 dev.memcpy_htod(d_c, &c).expect("copy");
                 (
-                    format!("_Z8tex3d_at{}vyPfPKfj", suffix(fm)),
+                    format!("_Z8{}{}vyPfPKfj", l.kernel, suffix(fm)),
                     1,
                     vec![
                         KernelArg::U64(if l.linear { lt } else { p }),
@@ -303,6 +332,9 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
                 )
             }
         };
+        if grid == 1 {
+            dev.memset(d_out, 0, 32 * 4).expect("memset");
+        }
         let block = if grid == 1 { 32 } else { 256 };
         let code = dev
             .kernel_for_launch(&kernel)
@@ -346,9 +378,44 @@ pub fn simulate(dir: &str, ptx: &str) -> BTreeMap<String, BTreeMap<String, f64>>
                     .map(|(k, v)| (k.to_string(), v)),
             );
         }
+        if grid == 1 {
+            let mut b = vec![0u8; 32 * 4];
+            dev.memcpy_dtoh(&mut b, d_out).expect("copy back");
+            let w = b
+                .chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            words.insert(l.name.clone(), w);
+        }
         out.insert(l.name, m);
     }
-    out
+    Simulated {
+        counters: out,
+        words,
+    }
+}
+
+/// `dir/outputs.txt`: the H200's 32 output words of each single-warp launch, by launch number.
+pub fn outputs(dir: &str) -> BTreeMap<usize, Vec<u32>> {
+    read(dir, "outputs.txt")
+        .lines()
+        .enumerate()
+        .map(|(no, l)| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(f.len(), 33, "{dir}/outputs.txt:{}: fields", no + 1);
+            let words = f[1..]
+                .iter()
+                .map(|w| {
+                    u32::from_str_radix(w, 16)
+                        .unwrap_or_else(|e| panic!("{dir}/outputs.txt:{}: {w}: {e}", no + 1))
+                })
+                .collect();
+            let id = f[0]
+                .parse()
+                .unwrap_or_else(|e| panic!("{dir}/outputs.txt:{}: {}: {e}", no + 1, f[0]));
+            (id, words)
+        })
+        .collect()
 }
 
 /// Counters by launch name and metric.
@@ -365,20 +432,34 @@ pub struct Compared {
     pub hw: Counters,
 }
 
+/// The output words of a single-warp launch, compared as one value per launch (1 where all 32
+/// are the H200's, bit for bit), under this name in [`Exclusion`]s.
+pub const OUTPUT: &str = "output words";
+
 /// Compares every launch of `dir` on [`METRICS`]: single-warp launches exactly, whole grids
-/// within tests/cache_hw.rs's L1 tolerance (1% + 8), set conflicts exactly everywhere. Panics
-/// listing every value outside that is not excluded, every excluded value now within (its
-/// exclusion must go), every exclusion of an unknown launch, and a recording that lacks a launch
-/// or a metric.
-pub fn compare_run(dir: &str, csv: &str, ptx: &str, exclusions: &[Exclusion]) -> Compared {
+/// within tests/cache_hw.rs's L1 tolerance (1% + 8), set conflicts exactly everywhere; and, with
+/// `outputs` (the run saved them in `dir/outputs.txt`), the 32 output words of every single-warp
+/// launch ([`OUTPUT`]). Panics listing every value outside that is not excluded, every excluded
+/// value now within (its exclusion must go), every exclusion of an unknown launch, and a
+/// recording that lacks a launch, a metric or an output.
+pub fn compare_run(
+    dir: &str,
+    csv: &str,
+    ptx: &str,
+    outputs: bool,
+    exclusions: &[Exclusion],
+) -> Compared {
     let hw = recording(dir, csv);
-    let sim = simulate(dir, ptx);
+    let Simulated {
+        counters: sim,
+        words,
+    } = simulate(dir, ptx);
+    let hw_words = if outputs {
+        self::outputs(dir)
+    } else {
+        BTreeMap::new()
+    };
     let all = launches(dir);
-    let grids: Vec<&str> = all
-        .iter()
-        .filter(|l| l.kernel == "tex3d_grid")
-        .map(|l| l.name.as_str())
-        .collect();
     let excluded = |name: &str, metric: &str| {
         exclusions
             .iter()
@@ -387,38 +468,59 @@ pub fn compare_run(dir: &str, csv: &str, ptx: &str, exclusions: &[Exclusion]) ->
     };
     let (mut n, mut ok, mut excl) = (0, 0, 0);
     let mut bad = Vec::new();
-    for (name, m) in &sim {
+    let mut check = |name: &str, metric: &str, got: f64, want: f64, slack: f64| {
+        let within = (got - want).abs() <= slack;
+        n += 1;
+        match (within, excluded(name, metric)) {
+            (true, None) => ok += 1,
+            (false, Some(_)) => {
+                excl += 1;
+                println!("excluded: {name} {metric}: sim {got}, H200 {want}");
+            }
+            (true, Some(cause)) => bad.push(format!(
+                "{name} {metric}: now within (sim {got}, H200 {want}); remove its exclusion \
+                 ({cause})"
+            )),
+            (false, None) => bad.push(format!("{name} {metric}: sim {got}, H200 {want}")),
+        }
+    };
+    let mut missing = Vec::new();
+    let mut n_words = 0;
+    for (no, l) in all.iter().enumerate() {
+        let name = l.name.as_str();
+        let Some(m) = sim.get(name) else {
+            missing.push(format!("{name}: not simulated"));
+            continue;
+        };
         let Some(h) = hw.get(name) else {
-            bad.push(format!("{name}: not in the recording"));
+            missing.push(format!("{name}: not in the recording"));
             continue;
         };
         for metric in METRICS {
             let Some(&want) = h.get(*metric) else {
-                bad.push(format!("{name} {metric}: not in the recording"));
+                missing.push(format!("{name} {metric}: not in the recording"));
                 continue;
             };
             let got = m.get(*metric).copied().unwrap_or(0.0);
             // One warp's counts are small: those must be exact.
-            let one_warp = !grids.contains(&name.as_str());
-            let slack = if one_warp || *metric == CONFLICTS {
+            let slack = if l.single_warp() || *metric == CONFLICTS {
                 0.0
             } else {
                 0.01 * want + 8.0
             };
-            let within = (got - want).abs() <= slack;
-            n += 1;
-            match (within, excluded(name, metric)) {
-                (true, None) => ok += 1,
-                (false, Some(_)) => {
-                    excl += 1;
-                    println!("excluded: {name} {metric}: sim {got}, H200 {want}");
-                }
-                (true, Some(cause)) => bad.push(format!(
-                    "{name} {metric}: now within (sim {got}, H200 {want}); remove its exclusion \
-                     ({cause})"
-                )),
-                (false, None) => bad.push(format!("{name} {metric}: sim {got}, H200 {want}")),
+            check(name, metric, got, want, slack);
+        }
+        if outputs && l.single_warp() {
+            n_words += 1;
+            let (Some(got), Some(want)) = (words.get(name), hw_words.get(&no)) else {
+                missing.push(format!("{name}: no output words (launch {no})"));
+                continue;
+            };
+            let same = got == want;
+            if !same {
+                println!("{name}: sim {got:08x?}\n   H200 {want:08x?}");
             }
+            check(name, OUTPUT, f64::from(u8::from(same)), 1.0, 0.0);
         }
     }
     for (name, _, _) in exclusions {
@@ -426,8 +528,9 @@ pub fn compare_run(dir: &str, csv: &str, ptx: &str, exclusions: &[Exclusion]) ->
             bad.push(format!("exclusion for unknown launch {name}"));
         }
     }
+    bad.extend(missing);
     println!("{dir}: {ok} of {n} values within tolerance, {excl} excluded with their cause");
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
-    assert_eq!(n, all.len() * METRICS.len(), "values compared");
+    assert_eq!(n, all.len() * METRICS.len() + n_words, "values compared");
     Compared { n, sim, hw }
 }

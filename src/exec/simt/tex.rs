@@ -21,6 +21,7 @@ const EMPTY_LANE: TexLane = TexLane {
         channels: 0,
     },
     n: 0,
+    linear: false,
     texels: [[0; 3]; 8],
 };
 

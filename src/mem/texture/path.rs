@@ -67,6 +67,11 @@ impl TexturePath {
         for lane in req.lanes {
             let g = lane.geometry;
             let tb = g.texel_bytes.max(1);
+            // A linear-filtered fetch of a 2D or 3D array, which the splitter may cost as
+            // filtered where it reads one texel ([`Splitter::mark_linear`]).
+            if lane.linear && matches!(g.kind, ResourceKind::Array(_)) && g.height > 1 {
+                self.splitter.mark_linear(lane.lane);
+            }
             let bytes = match access {
                 TexAccess::SurfaceLoad | TexAccess::SurfaceStore => req.width.max(1),
                 _ => tb,

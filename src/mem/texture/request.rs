@@ -76,10 +76,14 @@
 //!     `f32x4_one_xyz`: no request, 4 wavefronts). 2D bilinear f32x4 quads take the same passes,
 //!     each pass's lanes looked up together twice, one wavefront per lookup, one request per quad
 //!     (run9 `f32x4_2d_lin_*_h3_*`). Four-channel 8- and 4-byte texels (u16x4, u8x4) cost what
-//!     f32x2 and f32 texels cost (run9, subsets and grids). Not modelled (listed in the test):
-//!     f32x4 linear filtering exactly on texel centres, which the H200 costs as filtered (the
-//!     filter mode does not reach the splitter), and point-sampled f32x4 lanes in adjacent
-//!     32-byte columns (1 wavefront for two). Earlier (`f32x4_quad_xyz`: 32
+//!     f32x2 and f32 texels cost (run9, subsets and grids). Linear filtering exactly on texel
+//!     centres, where each lane reads one texel, is costed so too for 16-byte texels, in 3D and
+//!     2D arrays alike ([`Splitter::mark_linear`]): run9's 16 `f32x4_lin_same_h0_m*` and
+//!     `f32x4_2d_lin_same_h0_m*` launches (lane 0 alone: 2 sectors, 1 hit, 2 tags, 4
+//!     wavefronts, no request) and run6's `f32x4_one_h0` and `f32x4_one_h0_at5_3_3`, where f32
+//!     and f32x2 lanes on centres cost point sampling (run6 `f32_one_h0`, `f32x2_one_h0`: 1
+//!     sector, 1 wavefront; `f32_linear_centre_*` above). Not modelled (listed in the test):
+//!     point-sampled f32x4 lanes in adjacent 32-byte columns (1 wavefront for two). Earlier (`f32x4_quad_xyz`: 32
 //!     sectors, 22 hits, 24 tags, 8 wavefronts; `f32x4_pair_ABAB`: 32, 20, 24, 8; the five
 //!     f32x4 trilinear grids exactly on sectors, hits, tags and wavefronts, e.g.
 //!     `f32x4_64_linear_row` 772,160 sectors, 480,320 tags, 145,952 wavefronts, where passes of
@@ -121,10 +125,8 @@
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
-//!   - not modelled (listed in the tests): f32x4 linear fetches exactly on texel centres,
-//!     which the H200 costs as filtered where f32 and f32x2 cost as point sampling (the filter
-//!     mode does not reach the splitter; run9, run6's `f32x4_one_h0*`); point-sampled f32x4
-//!     lanes in neighbouring 32-byte columns (run9: half the wavefronts of the point rule).
+//!   - not modelled (listed in the tests): point-sampled f32x4 lanes in neighbouring 32-byte
+//!     columns (run9: half the wavefronts of the point rule).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
@@ -219,6 +221,8 @@ pub struct TexCost {
 #[derive(Clone, Debug, Default)]
 pub struct Splitter {
     texels: Vec<(u8, Texel)>,
+    /// Lanes (bit l: lane l) whose fetch filtered linearly ([`Splitter::mark_linear`]).
+    linear: u32,
     /// Lines of every request, in request order.
     pub lines: Vec<LineAccess>,
     /// Each request's range in `lines`.
@@ -243,9 +247,19 @@ impl Splitter {
     /// Starts a new instruction.
     pub fn clear(&mut self) {
         self.texels.clear();
+        self.linear = 0;
         self.lines.clear();
         self.requests.clear();
         self.l2_groups.clear();
+    }
+
+    /// Lane `lane`'s fetch of a 2D or 3D array filtered linearly, whatever texels it read:
+    /// exactly on a texel centre it reads one, and 16-byte texels are still costed as filtered
+    /// (the module doc's four-channel float texels; run9 `f32x4_lin_same_h0_*`,
+    /// `f32x4_2d_lin_same_h0_*`, run6 `f32x4_one_h0*`).
+    #[inline]
+    pub fn mark_linear(&mut self, lane: u8) {
+        self.linear |= 1u32.checked_shl(u32::from(lane)).unwrap_or(0);
     }
 
     /// Lane `lane` touched `texel` (lanes in ascending order).
@@ -295,7 +309,12 @@ impl Splitter {
             if matches!(access, TexAccess::SurfaceLoad | TexAccess::SurfaceStore) {
                 cost.texin_requests += 1;
             }
-            let wide = filtered && self.texels[i..end].iter().any(|t| t.1.bytes == 16);
+            // 16-byte texels are costed as filtered where the fetch filtered linearly, even on
+            // texel centres (one texel per lane; narrower texels there cost point sampling).
+            let linear = self.texels[i..end]
+                .iter()
+                .any(|t| self.linear >> (t.0 % 32) & 1 == 1);
+            let wide = (filtered || linear) && self.texels[i..end].iter().any(|t| t.1.bytes == 16);
             if access == TexAccess::Texture && wide {
                 // Four-channel float texels (16 bytes), filtered: passes of lane slots.
                 if !self.wide_quad(i, end, volume, fetch, &mut cost) {
@@ -828,6 +847,72 @@ mod tests {
                 "mask {mask:04b}"
             );
         }
+    }
+
+    /// run9 (tests/hw/h200/texture_mem/run9, `f32x4_lin_same_h0_m*` and
+    /// `f32x4_2d_lin_same_h0_m*`): lanes of a linear-filtered f32x4 quad exactly on texel
+    /// centre (0, 0, 0), each reading one texel, cost as filtered (requests, sectors, tags and
+    /// wavefronts as the H200 counted them); unmarked (point sampling) and 4-byte texels marked
+    /// linear (run6 `f32_one_h0`: 1, 1, 1, 1) cost as point sampling.
+    #[test]
+    fn linear_f32x4_lanes_on_texel_centres_cost_as_filtered() {
+        let mut s = Splitter::default();
+        let mut quad = |bytes: u32, volume: bool, mask: u8, linear: bool| {
+            let dims = if volume { 3 } else { 2 };
+            let l = BlockLinear::for_array(bytes, [64, 64, if volume { 64 } else { 1 }], dims);
+            s.clear();
+            for lane in (0..4u8).filter(|l| mask >> l & 1 == 1) {
+                if linear {
+                    s.mark_linear(lane);
+                }
+                s.push(
+                    lane,
+                    Texel {
+                        addr: l.offset(0, 0, 0),
+                        bytes,
+                        x_byte: 0,
+                        y: 0,
+                        z: 0,
+                        pitch_linear: false,
+                        volume,
+                    },
+                );
+            }
+            let c = s.finish(TexAccess::Texture);
+            [c.requests, c.sectors, c.set_accesses, c.wavefronts]
+        };
+        let h200: [(bool, u8, [u64; 4]); 6] = [
+            (true, 0b0001, [0, 2, 2, 4]),
+            (true, 0b0011, [1, 4, 4, 4]),
+            (true, 0b0110, [0, 4, 4, 8]),
+            (true, 0b1111, [1, 8, 8, 8]),
+            (false, 0b0001, [1, 2, 2, 2]),
+            (false, 0b1111, [1, 4, 4, 4]),
+        ];
+        for (volume, mask, want) in h200 {
+            assert_eq!(
+                quad(16, volume, mask, true),
+                want,
+                "volume {volume}, mask {mask:04b}"
+            );
+        }
+        assert_eq!(quad(16, true, 0b0001, false), [1, 1, 1, 1]);
+        assert_eq!(quad(4, true, 0b0001, true), [1, 1, 1, 1]);
+        // `clear` forgets the marks: the next instruction is point sampling again.
+        s.clear();
+        s.push(
+            0,
+            Texel {
+                addr: 0,
+                bytes: 16,
+                x_byte: 0,
+                y: 0,
+                z: 0,
+                pitch_linear: false,
+                volume: true,
+            },
+        );
+        assert_eq!(s.finish(TexAccess::Texture).wavefronts, 1);
     }
 
     /// run4's `u8_pair_ABAB`: lanes 32 bytes apart (adjacent tag blocks, 3 sector columns) do
