@@ -16,6 +16,9 @@
 //! counted set, and the test asserts its size, so it fails once any of them agrees or another
 //! launch stops agreeing.
 
+#[path = "common/linear_fetch.rs"]
+mod linear_fetch;
+
 use std::collections::BTreeMap;
 
 use gpumemsim::exec::simt::LaunchDims;
@@ -25,8 +28,7 @@ use gpumemsim::report::compare::parse_ncu_csv;
 use gpumemsim::report::profile::Profile;
 use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
 use gpumemsim::sched::Replay;
-use gpumemsim::tex::desc::{AddressMode, FilterMode, Resource, TextureDesc};
-use gpumemsim::tex::format::{ChannelFormat, ChannelType, ReadMode};
+use linear_fetch::fetch_texture;
 
 const DIR: &str = "tests/hw/h200/texture_mem/run5";
 /// run8 (helper tscat2): 882 launches of the same kernel (its `logs/fetch_probe.cu` is run5's,
@@ -87,33 +89,7 @@ fn simulate(dir: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
     dev.load_ptx(&ptx, "fetch_lanes.ptx").expect("PTX loads");
     let d_out = dev.malloc(32 * 4, "d_out");
     let d_idx = dev.malloc(32 * 4, "d_idx");
-    let nl: u64 = 4 << 20;
-    let lin = dev.malloc(nl * 4, "lin");
-    let data: Vec<u8> = (0..nl)
-        .flat_map(|i| ((i % 4099) as f32).to_le_bytes())
-        .collect();
-    dev.memcpy_htod(lin, &data).expect("copy");
-    let desc = TextureDesc {
-        address: [AddressMode::Clamp; 3],
-        filter: FilterMode::Point,
-        read: ReadMode::ElementType,
-        normalized: false,
-        border: [0.0; 4],
-    };
-    let tf = dev
-        .textures
-        .create_texture_object(
-            Resource::Linear {
-                addr: lin,
-                format: ChannelFormat {
-                    ty: ChannelType::F32,
-                    channels: 1,
-                },
-                size_bytes: nl * 4,
-            },
-            desc,
-        )
-        .expect("texture object");
+    let tf = fetch_texture(&mut dev);
     let kernel = "_Z11fetch_lanesyPfPKi";
     let mut out = BTreeMap::new();
     for (name, idx) in launches(dir) {

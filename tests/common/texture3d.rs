@@ -13,6 +13,9 @@
 //! (Nsight Compute's ids); `arrays.txt` lines "name kind W H D" (D = 1: a 2D array); run9's
 //! `outputs.txt` lines "no w0 ... w31", the 32 output words (hex) of each single-warp launch.
 
+#[path = "linear_fetch.rs"]
+mod linear_fetch;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -26,6 +29,7 @@ use gpumemsim::sched::Replay;
 use gpumemsim::tex::array::CudaArray;
 use gpumemsim::tex::desc::{AddressMode, FilterMode, Resource, TextureDesc};
 use gpumemsim::tex::format::{ChannelFormat, ChannelType, ReadMode};
+use linear_fetch::fetch_texture;
 
 pub const REQ: &str = "l1tex__t_requests_pipe_tex_mem_texture.sum";
 pub const SECTORS: &str = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
@@ -232,33 +236,7 @@ pub fn simulate(dir: &str, ptx: &str) -> Simulated {
         tex.insert(f[0].into(), (p, l, fm, [dims[0], dims[1], dims[2]]));
     }
     // The linear memory of tex1Dfetch: 16 MiB of floats.
-    let nl: u64 = 4 << 20;
-    let lin = dev.malloc(nl * 4, "lin");
-    let data: Vec<u8> = (0..nl)
-        .flat_map(|i| ((i % 4099) as f32).to_le_bytes())
-        .collect();
-    dev.memcpy_htod(lin, &data).expect("copy");
-    let desc = TextureDesc {
-        address: [AddressMode::Clamp; 3],
-        filter: FilterMode::Point,
-        read: ReadMode::ElementType,
-        normalized: false,
-        border: [0.0; 4],
-    };
-    let tf = dev
-        .textures
-        .create_texture_object(
-            Resource::Linear {
-                addr: lin,
-                format: ChannelFormat {
-                    ty: ChannelType::F32,
-                    channels: 1,
-                },
-                size_bytes: nl * 4,
-            },
-            desc,
-        )
-        .expect("texture object");
+    let tf = fetch_texture(&mut dev);
     let place = placement();
     let mut out = BTreeMap::new();
     let mut words = BTreeMap::new();
