@@ -374,9 +374,29 @@ fn run_example(name: &str) -> Option<(Value, Rendered)> {
     }
     let r = render(&chrome, &page, &dir);
     let launches = report["launches"].as_array().unwrap();
-    // Six sections per launch, each drawn.
+    // Six sections per launch, seven where a texture or surface instruction ran (texel maps),
+    // each drawn.
     let sections = sections_not_blank(&r, name);
-    assert_eq!(sections, 6 * launches.len(), "{name}: sections");
+    let textured = launches
+        .iter()
+        .filter(|l| {
+            l["detail"]["tex_samples"]
+                .as_array()
+                .is_some_and(|v| !v.is_empty())
+        })
+        .count();
+    assert_eq!(sections, 6 * launches.len() + textured, "{name}: sections");
+    // Every texel map draws every texel it counts, unless its caption says how many it left out.
+    for t in r.check["texels"].as_array().unwrap() {
+        assert!(t["visible"].as_bool().unwrap(), "{name}: {t}");
+        let cut = t["caption"]
+            .as_str()
+            .unwrap()
+            .contains("outside the drawn window");
+        if !cut {
+            assert_eq!(t["cells"], t["texels"], "{name}: {t}");
+        }
+    }
     let numbers = numbers_equal_json(&r.check, launches, name, "");
     assert!(
         numbers >= launches.len() * 20,
@@ -441,6 +461,93 @@ fn bank_columns_32x32_one_bank_32x33_all_banks() {
     assert_eq!(banks(&diagram(2)), vec![1; 32], "{}", diagram(2));
 }
 
+/// One value of a launch of the H200's texture probe (tests/hw/h200/texture_mem/ncu/tex_probe.csv,
+/// launch names in launches.txt beside it).
+fn tex_probe(launch: &str, metric: &str) -> f64 {
+    let dir = repo().join("tests/hw/h200/texture_mem");
+    let id = std::fs::read_to_string(dir.join("launches.txt"))
+        .unwrap()
+        .lines()
+        .find_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.last() == Some(&launch)).then(|| f[0].to_string())
+        })
+        .unwrap_or_else(|| panic!("no launch {launch}"));
+    let text = std::fs::read_to_string(dir.join("ncu/tex_probe.csv")).unwrap();
+    let rows = gpumemsim::report::compare::parse_ncu_csv(&text).unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r.id.to_string() == id)
+        .unwrap_or_else(|| panic!("no row of launch {id}"));
+    row.metrics[metric]
+}
+
+/// examples/texture_column.toml walks a float image down its columns as global loads and
+/// through tex2D, with tex_probe.cu's index arithmetic and grid: its counters are the H200's
+/// (gld_col, f32_point_col), and its sector map and texel map show, per warp, the H200's
+/// sectors per warp (32 row-major, 16 block-linear: the 2D locality the seeds give as the
+/// reason for texture memory).
+#[test]
+fn texture_column_shows_the_h200s_sectors() {
+    let Some((report, r)) = run_example("texture_column") else {
+        return;
+    };
+    let launches = report["launches"].as_array().unwrap();
+    let metric = |l: usize, m: &str| launches[l]["metrics"][m].as_f64().unwrap();
+    let gld = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+    let tex = "l1tex__t_sectors_pipe_tex_mem_texture.sum";
+    let treq = "l1tex__t_requests_pipe_tex_mem_texture.sum";
+    assert_eq!(metric(0, gld), tex_probe("gld_col", gld));
+    assert_eq!(metric(1, tex), tex_probe("f32_point_col", tex));
+    assert_eq!(metric(1, treq), tex_probe("f32_point_col", treq));
+    let warps = 256.0 * 256.0 / 32.0;
+    let hw_gld_per_warp = tex_probe("gld_col", gld) / warps;
+    let hw_tex_per_warp = tex_probe("f32_point_col", tex) / warps;
+    assert_eq!((hw_gld_per_warp, hw_tex_per_warp), (32.0, 16.0));
+    // The texel map of the tex2D line: 32 texels (one per lane) in 16 sectors, 32 row-major.
+    let line = line_of("texture_column.cu", "tex2D<float>");
+    let maps: Vec<&Value> = r.check["texels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["launch"] == 2 && t["line"] == line)
+        .collect();
+    assert!(!maps.is_empty(), "no texel map of line {line}");
+    for t in maps {
+        assert_eq!(t["sectors"].as_f64().unwrap(), hw_tex_per_warp, "{t}");
+        assert_eq!(
+            (&t["texels"], &t["cells"]),
+            (&Value::from(32), &Value::from(32))
+        );
+        let caption = t["caption"].as_str().unwrap();
+        assert!(
+            caption.contains(&format!("the same texels lie in {hw_gld_per_warp} sectors")),
+            "{caption}"
+        );
+    }
+    // Both kernels read the same image: out[gid] = texel (gid / 256, gid % 256) either way.
+    let out = |f: &str| std::fs::read(repo().join("examples/out").join(f)).unwrap();
+    let (g, t) = (
+        out("texture_column_global.bin"),
+        out("texture_column_texture.bin"),
+    );
+    assert_eq!(g.len(), 256 * 256 * 4);
+    let word = |b: &[u8], i: usize| f32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+    for i in 0..256 * 256 {
+        let (x, y) = (i / 256, i % 256);
+        assert_eq!(word(&g, i), (y * 256 + x) as f32, "global, thread {i}");
+        assert_eq!(word(&t, i), word(&g, i), "texture, thread {i}");
+    }
+    // The sector map of the global load: 32 sectors.
+    let line = line_of("texture_column.cu", "img[y * W + x]");
+    let page = std::fs::read_to_string(r.dir.join("texture_column.html")).unwrap();
+    let caption = format!("{hw_gld_per_warp} sectors in 32 lines of 128 bytes");
+    assert!(
+        page.contains(&caption),
+        "the sector map of line {line} does not say {caption:?}"
+    );
+}
+
 macro_rules! examples {
     ($($name:ident),* $(,)?) => {
         $(
@@ -453,7 +560,7 @@ macro_rules! examples {
         /// Every example has its test above.
         #[test]
         fn every_example_is_rendered() {
-            let listed = [$(stringify!($name)),*, "bank_columns"];
+            let listed = [$(stringify!($name)),*, "bank_columns", "texture_column"];
             let mut missing = Vec::new();
             for e in std::fs::read_dir(repo().join("examples")).unwrap() {
                 let p = e.unwrap().path();

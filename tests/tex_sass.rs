@@ -36,6 +36,7 @@ fn run(spec: &Spec, isa: Isa) -> gpumemsim::report::Report {
 /// The committed SASS files of the texture kernels, with their PTX.
 const SASS: &[&str] = &[
     "examples/rotate",
+    "examples/texture_column",
     "tests/hw/texture/sweep_kernels",
     "tests/hw/texture_mem/tex_probe",
     "tests/fixtures/tex_forms/forms",

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::sample::InstSample;
+use super::sample::{InstSample, Samples, TexSample};
 use crate::gpu::occupancy::OccupancyInput;
 use crate::ir::{Kernel, Op};
 use crate::spec::Spec;
@@ -27,6 +27,8 @@ pub struct LaunchDetail {
     pub ptx: Vec<PtxInst>,
     /// One sample per memory instruction that executed (see [`InstSample`]).
     pub samples: Vec<InstSample>,
+    /// One sample per texture or surface instruction that executed (see [`TexSample`]).
+    pub tex_samples: Vec<TexSample>,
     /// The occupancy calculation's inputs, when ptxas's resource figures are known.
     pub occupancy: Option<OccupancyInput>,
 }
@@ -68,7 +70,7 @@ impl LaunchDetail {
         spec: &Spec,
         kernel: &Kernel,
         ptx_file: &Path,
-        samples: Vec<InstSample>,
+        samples: Samples,
         occupancy: Option<&OccupancyInput>,
     ) -> LaunchDetail {
         let mut names: BTreeMap<u32, String> = BTreeMap::new();
@@ -116,7 +118,8 @@ impl LaunchDetail {
             sources,
             ptx_file: super::file_name(&ptx_file.display().to_string()),
             ptx,
-            samples,
+            samples: samples.mem,
+            tex_samples: samples.tex,
             occupancy: occupancy.cloned(),
         }
     }

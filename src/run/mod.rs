@@ -30,7 +30,7 @@ use crate::ir::Kernel;
 use crate::mem::cache::{Hierarchy, L2};
 use crate::report::detail::LaunchDetail;
 use crate::report::profile::Profile;
-use crate::report::sample::{InstSample, Sampler};
+use crate::report::sample::{Sampler, Samples};
 use crate::report::{LaunchReport, Report};
 use crate::runtime::{
     arg_for_param, Device, FuncAttribute, KernelArg, LaunchOptions, RuntimeError,
@@ -594,7 +594,7 @@ impl Observed<'_> {
         self,
         obs: &mut O,
         progress: &mut dyn FnMut(u64, u64),
-    ) -> Result<(crate::exec::simt::LaunchStats, Option<Vec<InstSample>>), RuntimeError> {
+    ) -> Result<(crate::exec::simt::LaunchStats, Option<Samples>), RuntimeError> {
         let (k, name, dims, args, opts) = (self.kernel, self.name, self.dims, self.args, self.opts);
         match self.samples {
             Some((gpu, code_len)) => {

@@ -20,7 +20,7 @@
     });
     return t;
   }
-  var out = { errors: window.__gpumemsimErrors || [], sections: [], metrics: [], banks: [] };
+  var out = { errors: window.__gpumemsimErrors || [], sections: [], metrics: [], banks: [], texels: [] };
   document.querySelectorAll("[data-section]").forEach(function (s) {
     var a = s.closest("[data-launch],[data-pair]");
     out.sections.push({
@@ -77,6 +77,26 @@
         columns: cols.length,
         lanes_by_bank: lanesByBank,
         unplaced: unplaced,
+        visible: visible(svg),
+      });
+    });
+  });
+  // Texel maps: the sectors and texels each drawing states, and the texel cells drawn.
+  document.querySelectorAll("figure.texel-diagram").forEach(function (fig) {
+    var a = fig.closest("[data-launch]");
+    fig.querySelectorAll(".drawing").forEach(function (dr) {
+      var svg = dr.querySelector("svg");
+      if (!svg) return;
+      out.texels.push({
+        launch: a ? Number(a.dataset.launch) : 0,
+        file: fig.dataset.file,
+        line: Number(fig.dataset.line),
+        op: fig.dataset.op,
+        which: dr.dataset.which,
+        sectors: Number(svg.dataset.sectors),
+        texels: Number(svg.dataset.texels),
+        cells: svg.querySelectorAll(".texel-read").length,
+        caption: dr.querySelector(".caption").textContent,
         visible: visible(svg),
       });
     });

@@ -59,6 +59,20 @@ impl TexturePath {
         l
     }
 
+    /// The device byte address of texel `[x, y, z]` of a resource of geometry `g`: block-linear
+    /// in a CUDA array ([`BlockLinear`]), row-major at `base` with `pitch` bytes per row in
+    /// linear and pitch-2D memory.
+    pub fn texel_address(&mut self, g: &Geometry, [x, y, z]: [u32; 3]) -> u64 {
+        let x_byte = u64::from(x) * u64::from(g.texel_bytes.max(1));
+        match g.kind {
+            ResourceKind::Array(id) => {
+                let l = self.layout(id, g);
+                ARRAY_BASE + (u64::from(id & 0x7ff) << ARRAY_STRIDE_LOG2) + l.offset(x_byte, y, z)
+            }
+            _ => g.base + u64::from(y) * g.pitch + x_byte,
+        }
+    }
+
     /// Splits one warp-level instruction into requests; `None` for `txq`. The requests' lines are
     /// left in [`TexturePath::splitter`].
     pub fn instruction(&mut self, req: &TexRequest<'_>) -> Option<(TexAccess, TexCost)> {
@@ -76,17 +90,9 @@ impl TexturePath {
                 TexAccess::SurfaceLoad | TexAccess::SurfaceStore => req.width.max(1),
                 _ => tb,
             };
-            for (i, &[x, y, z]) in lane.texels().iter().enumerate() {
+            for &[x, y, z] in lane.texels() {
                 let x_byte = u64::from(x) * u64::from(tb);
-                let addr = match g.kind {
-                    ResourceKind::Array(id) => {
-                        let l = self.layout(id, &g);
-                        ARRAY_BASE
-                            + (u64::from(id & 0x7ff) << ARRAY_STRIDE_LOG2)
-                            + l.offset(x_byte, y, z)
-                    }
-                    _ => lane.byte_address(i).unwrap_or(0),
-                };
+                let addr = self.texel_address(&g, [x, y, z]);
                 self.splitter.push(
                     lane.lane,
                     Texel {

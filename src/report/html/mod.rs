@@ -7,8 +7,9 @@
 //! colour for its share of the launch's memory cost (shared wavefronts + L1TEX sectors +
 //! constant requests), the worst lines flagged with the text report's finding and fix, the PTX
 //! of a line on demand; bank diagrams ([`bank`]) for the shared-memory instructions and sector
-//! maps ([`sectors`]) for the global and local ones, each for the worst and a typical warp
-//! instance; and the occupancy graphs ([`occupancy`]).
+//! maps ([`sectors`]) for the global and local ones, texel maps ([`texels`]) for the texture
+//! and surface ones, each for the worst and a typical warp instance; and the occupancy graphs
+//! ([`occupancy`]).
 //!
 //! Pages are rendered with the `minijinja` template engine (templates in `templates/`, HTML
 //! auto-escaped); the diagrams are SVG built with the `svg` crate. Every number shown in a
@@ -19,6 +20,7 @@ pub mod bank;
 pub mod chart;
 pub mod occupancy;
 pub mod sectors;
+pub mod texels;
 
 use std::collections::BTreeMap;
 
@@ -27,7 +29,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::detail::LaunchDetail;
-use super::sample::InstSample;
+use super::sample::{InstSample, TexSample};
 use super::text::{line_findings, thousands};
 use super::{LaunchReport, Report};
 use crate::gpu::config::GpuConfig;
@@ -155,6 +157,7 @@ struct LaunchView {
     sources: Vec<SourceView>,
     banks: Vec<Diagram>,
     sectors: Vec<Diagram>,
+    texels: Vec<Diagram>,
     occupancy: Vec<String>,
     occupancy_note: String,
     printf: String,
@@ -394,6 +397,11 @@ fn launch_view(n: usize, l: &LaunchReport, gpu: &GpuConfig) -> LaunchView {
         Some(d) => diagrams(l, d, gpu),
         None => (Vec::new(), Vec::new()),
     };
+    let texels = l
+        .detail
+        .as_ref()
+        .map(|d| texel_diagrams(l, d))
+        .unwrap_or_default();
     let (occupancy, occupancy_note) = match l.detail.as_ref().and_then(|d| d.occupancy.as_ref()) {
         Some(p) => {
             let input = p.clone();
@@ -428,6 +436,7 @@ fn launch_view(n: usize, l: &LaunchReport, gpu: &GpuConfig) -> LaunchView {
         sources: l.detail.as_ref().map(|d| sources(l, d)).unwrap_or_default(),
         banks,
         sectors,
+        texels,
         occupancy,
         occupancy_note,
         printf: l.printf.clone(),
@@ -654,11 +663,64 @@ fn kind_of(op: &str) -> AccessKind {
 }
 
 fn histogram(s: &InstSample) -> String {
-    s.histogram
-        .iter()
+    histogram_of(&s.histogram)
+}
+
+/// `cost in executions, ...`, lowest cost first.
+fn histogram_of(h: &[(u32, u64)]) -> String {
+    h.iter()
         .map(|(c, n)| format!("{c} in {}", thousands(*n)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The source file, line, source text and PTX (or SASS) text of instruction `pc`, which
+/// accesses `width` bytes per lane.
+fn head(l: &LaunchReport, d: &LaunchDetail, pc: u32, width: u32) -> (String, u32, String, String) {
+    let p = &d.ptx[pc as usize];
+    let code = l
+        .lines
+        .iter()
+        .find(|x| x.file == p.file && x.line == p.line)
+        .map(|x| x.text.clone())
+        .unwrap_or_default();
+    let merged = if p.merged > 1 {
+        format!(
+            " (with the next {} loads or stores: the lowering merges consecutive accesses into one {width}-byte access, as ptxas does)",
+            p.merged - 1
+        )
+    } else {
+        String::new()
+    };
+    (
+        p.file.clone(),
+        p.line,
+        code,
+        format!("{}  {}{merged}", p.ptx_line, p.text),
+    )
+}
+
+/// The caches' record of a source line (all its instructions, all executions), as a caption
+/// clause; empty when the line made no L1 lookups.
+fn line_caches(l: &LaunchReport, file: &str, line: u32) -> String {
+    l.lines
+        .iter()
+        .find(|x| x.file == file && x.line == line)
+        .and_then(|x| x.cache.as_ref())
+        .map(|c| (c, l1_lookups(c)))
+        .filter(|(_, (l1, _))| *l1 > 0)
+        .map(|(c, (l1, l1h))| {
+            format!(
+                "; caches, whole line: L1 hit {} of {} sectors ({:.0}%), L2 hit {} of {}, DRAM read {} sectors",
+                thousands(l1h),
+                thousands(l1),
+                100.0 * l1h as f64 / l1 as f64,
+                thousands(c.l2_hits),
+                thousands(c.l2_sectors),
+                thousands(c.dram_read_sectors)
+            )
+        })
+        .unwrap_or_default()
 }
 
 fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram>, Vec<Diagram>) {
@@ -709,30 +771,7 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
             String::new()
         }
     };
-    let head = |s: &InstSample| {
-        let p = &d.ptx[s.pc as usize];
-        let code = l
-            .lines
-            .iter()
-            .find(|x| x.file == p.file && x.line == p.line)
-            .map(|x| x.text.clone())
-            .unwrap_or_default();
-        let merged = if p.merged > 1 {
-            format!(
-                " (with the next {} loads or stores: the lowering merges consecutive accesses into one {}-byte access, as ptxas does)",
-                p.merged - 1,
-                s.width
-            )
-        } else {
-            String::new()
-        };
-        (
-            p.file.clone(),
-            p.line,
-            code,
-            format!("{}  {}{merged}", p.ptx_line, p.text),
-        )
-    };
+    let head = |s: &InstSample| head(l, d, s.pc, s.width);
     let banks = shared
         .into_iter()
         .map(|s| {
@@ -812,27 +851,7 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
             }
         })
         .collect();
-    // The caches' record of a source line (all its instructions, all executions).
-    let line_caches = |file: &str, line: u32| {
-        l.lines
-            .iter()
-            .find(|x| x.file == file && x.line == line)
-            .and_then(|x| x.cache.as_ref())
-            .map(|c| (c, l1_lookups(c)))
-            .filter(|(_, (l1, _))| *l1 > 0)
-            .map(|(c, (l1, l1h))| {
-                format!(
-                    "; caches, whole line: L1 hit {} of {} sectors ({:.0}%), L2 hit {} of {}, DRAM read {} sectors",
-                    thousands(l1h),
-                    thousands(l1),
-                    100.0 * l1h as f64 / l1 as f64,
-                    thousands(c.l2_hits),
-                    thousands(c.l2_sectors),
-                    thousands(c.dram_read_sectors)
-                )
-            })
-            .unwrap_or_default()
-    };
+    let line_caches = |file: &str, line: u32| line_caches(l, file, line);
     let sectors = global
         .into_iter()
         .map(|s| {
@@ -906,6 +925,140 @@ fn diagrams(l: &LaunchReport, d: &LaunchDetail, gpu: &GpuConfig) -> (Vec<Diagram
         })
         .collect();
     (banks, sectors)
+}
+
+/// The texel maps of a launch: one per source line and instruction kind (the instruction of
+/// highest total cost stands for a line's others), the lines of most sector lookups first, at
+/// most [`MAX_DIAGRAMS`].
+fn texel_diagrams(l: &LaunchReport, d: &LaunchDetail) -> Vec<Diagram> {
+    let key = |s: &TexSample| {
+        let p = &d.ptx[s.pc as usize];
+        (p.file.clone(), p.line, s.op)
+    };
+    let mut siblings: BTreeMap<(String, u32, &str), (usize, u64)> = BTreeMap::new();
+    for s in &d.tex_samples {
+        let e = siblings.entry(key(s)).or_default();
+        e.0 += 1;
+        e.1 += s.total_cost;
+    }
+    let mut v: Vec<&TexSample> = d.tex_samples.iter().collect();
+    v.sort_by_key(|s| (std::cmp::Reverse(s.total_cost), s.pc));
+    let mut seen = std::collections::BTreeSet::new();
+    v.retain(|s| d.ptx[s.pc as usize].line == 0 || seen.insert(key(s)));
+    v.sort_by_key(|s| (std::cmp::Reverse(siblings[&key(s)].1), s.pc));
+    v.truncate(MAX_DIAGRAMS);
+    v.sort_by_key(|s| s.pc);
+    v.into_iter()
+        .map(|s| {
+            let res = &s.resource;
+            let (file, line, code, ptx) = head(l, d, s.pc, res.texel_bytes);
+            let lanes_per_request = match s.op {
+                "tex" | "tld4" => 4,
+                _ => 8,
+            };
+            let mut drawings = Vec::new();
+            for (which, inst) in [("worst", &s.worst), ("typical", &s.typical)] {
+                if which == "typical" && inst.cost == s.worst.cost {
+                    continue;
+                }
+                let m = texels::map(res, inst, lanes_per_request);
+                let footprint = match m.per_lane {
+                    0 => "no texel in memory (border)".to_string(),
+                    1 => "1 texel per lane".to_string(),
+                    4 if s.op == "tld4" => "4 texels per lane (a gather)".to_string(),
+                    4 => "4 texels per lane (bilinear)".to_string(),
+                    8 => "8 texels per lane (trilinear)".to_string(),
+                    n => format!("up to {n} texels per lane"),
+                };
+                let row_major = match m.row_major_sectors {
+                    Some(rm) => format!(
+                        "; in a row-major buffer ({} bytes per row, as global loads would read the image) the same texels lie in {} sectors",
+                        thousands(u64::from(res.extent[0]) * u64::from(res.texel_bytes)),
+                        thousands(rm as u64)
+                    ),
+                    None => String::new(),
+                };
+                let cut = if m.not_drawn > 0 {
+                    format!(
+                        " ({} texels outside the drawn window{})",
+                        thousands(m.not_drawn as u64),
+                        if res.extent[2] > 1 { " or in other slices" } else { "" }
+                    )
+                } else {
+                    String::new()
+                };
+                let caption = format!(
+                    "{which}: block ({},{},{}) warp {}: {} lanes, {footprint}, {} distinct texels in {} sectors of 32 bytes ({} lines of 128){row_major}; the texture pipe looked up {} sectors in {} requests (a request per {} lanes, each looks up its own sectors){cut}; {} of {} executions cost this",
+                    inst.block[0],
+                    inst.block[1],
+                    inst.block[2],
+                    inst.warp,
+                    inst.lanes.len(),
+                    thousands(m.texels as u64),
+                    thousands(m.sectors.len() as u64),
+                    thousands(m.lines as u64),
+                    thousands(u64::from(inst.cost)),
+                    thousands(u64::from(inst.requests)),
+                    lanes_per_request,
+                    thousands(inst.executions),
+                    thousands(s.executions)
+                );
+                drawings.push(Drawing {
+                    which,
+                    svg: texels::draw(&m, res, &caption),
+                    caption,
+                    cost: inst.cost,
+                });
+            }
+            let (n, cost) = siblings[&key(s)];
+            let also = if n > 1 && d.ptx[s.pc as usize].line != 0 {
+                format!(
+                    "; the line has {n} such instructions ({} sector lookups in all), drawn: the one of highest cost",
+                    thousands(cost)
+                )
+            } else {
+                String::new()
+            };
+            let where_ = match res.kind {
+                "array" => format!(
+                    "a {} CUDA array of {}-byte texels (block-linear)",
+                    res.extent
+                        .iter()
+                        .take(if res.extent[2] > 1 { 3 } else if res.extent[1] > 1 { 2 } else { 1 })
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" x "),
+                    res.texel_bytes
+                ),
+                "pitch2d" => format!(
+                    "pitch-2D memory, {} x {} texels of {} bytes, {} bytes per row",
+                    res.extent[0], res.extent[1], res.texel_bytes, res.pitch
+                ),
+                _ => format!("linear memory of {}-byte texels", res.texel_bytes),
+            };
+            let caches = line_caches(l, &file, line);
+            Diagram {
+                file,
+                line,
+                code,
+                ptx,
+                op: s.op,
+                space: if matches!(s.op, "suld" | "sust") {
+                    "surface"
+                } else {
+                    "texture"
+                },
+                width: res.texel_bytes,
+                summary: format!(
+                    "{where_}; {} executions, {} sector lookups in all{also}{caches}",
+                    thousands(s.executions),
+                    thousands(s.total_cost)
+                ),
+                histogram: histogram_of(&s.histogram),
+                drawings,
+            }
+        })
+        .collect()
 }
 
 /// Renders a page from the `diff` module's view.
