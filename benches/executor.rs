@@ -1,7 +1,9 @@
 //! Executor benchmark: simulated warp-instructions per second on the two workloads the
-//! foundation issue names (a 16M-element coalesced copy and a 1024x1024 tiled matrix multiply),
-//! each run once without memory models and once with them (the profiling observer that feeds
-//! every request to the bank, coalescing and constant models). The ratio of the two is the cost
+//! foundation issue names (a 16M-element coalesced copy and a 1024x1024 tiled matrix multiply)
+//! and the seed's texture example (examples/rotate.ptx: a 1024x1024 float image rotated through
+//! a bilinear, wrapped, normalized texture), each run once without memory models and once with
+//! them (the profiling observer that feeds every request to the bank, coalescing and constant
+//! models and every texture instruction to the texture pipe's request model). The ratio of the two is the cost
 //! of counting; absolute figures depend on the machine, so compare ratios from one run.
 //!
 //! These are multi-second runs, not micro-benchmarks: each configuration runs `REPS` times,
@@ -14,8 +16,12 @@ use gpumemsim::exec::simt::{LaunchDims, NoObserver, Observer};
 use gpumemsim::gpu::config::H200;
 use gpumemsim::report::profile::Profile;
 use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
+use gpumemsim::tex::array::CudaArray;
+use gpumemsim::tex::desc::{AddressMode, FilterMode, Resource, TextureDesc};
+use gpumemsim::tex::format::{ChannelFormat, ChannelType, ReadMode};
 
 const PTX: &str = include_str!("../tests/bench_kernels.ptx");
+const ROTATE_PTX: &str = include_str!("../examples/rotate.ptx");
 const REPS: usize = 3;
 
 fn time<O: Observer>(
@@ -79,6 +85,47 @@ fn main() {
     ];
     let (wi, t0, t1) = best(&mut dev, mm, dims, &args);
     report("matmul 1024 (16x16 tiles)", wi, t0, t1);
+
+    // examples/rotate.toml's launch: the image h_data[i] = i in a 1024 x 1024 float array.
+    let mut dev = Device::new(&H200);
+    dev.load_ptx(ROTATE_PTX, "examples/rotate.ptx")
+        .expect("ptx");
+    let data = (0..m * m).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    let array = dev.textures.insert_array(CudaArray {
+        name: "img".into(),
+        format: ChannelFormat {
+            ty: ChannelType::F32,
+            channels: 1,
+        },
+        width: m as u32,
+        height: m as u32,
+        depth: 0,
+        surface: false,
+        data,
+    });
+    let tex = dev
+        .textures
+        .create_texture_object(
+            Resource::Array(array),
+            TextureDesc {
+                address: [AddressMode::Wrap; 3],
+                filter: FilterMode::Linear,
+                read: ReadMode::ElementType,
+                normalized: true,
+                border: [0.0; 4],
+            },
+        )
+        .expect("texture object");
+    let out = dev.malloc(m * m * 4, "output");
+    let args = [
+        KernelArg::U64(out),
+        KernelArg::U64(tex),
+        KernelArg::U32(m as u32),
+        KernelArg::U32(m as u32),
+        KernelArg::F32(0.5),
+    ];
+    let (wi, t0, t1) = best(&mut dev, "_Z15transformKernelPfyiif", dims, &args);
+    report("rotate 1024 (tex2D bilinear)", wi, t0, t1);
 }
 
 /// The fastest of `REPS` interleaved runs without and with the memory models.
