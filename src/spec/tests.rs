@@ -348,7 +348,7 @@ fn shipped_examples_load() {
         }
         count += 1;
     }
-    assert_eq!(count, 12);
+    assert_eq!(count, 13);
 }
 
 /// A spec with buffers `a` and `b` and these steps.
