@@ -18,6 +18,12 @@
 //! conflicts exactly there too); and every output word of the single-warp launches, bit for bit.
 //! Every (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay
 //! outside (the test fails once it agrees).
+//!
+//! Also run13 (tests/hw/h200/texture_mem/run13/, tests/hw/texture_mem/tex13_probe.cu with the
+//! cases of gen_run13.py, helper tpt16): 592 single-warp point fetches of 16-, 8-, 4- and 1-byte
+//! texels (f32x4, f32x2, u16x4, f32, u8x4, u8) two to four lanes apart by 16 to 128 bytes, in
+//! other rows, slices and tag blocks, 2D and 3D, and a few linear pairs, compared the same way
+//! (`EXCLUSIONS13`; the 16-byte point rule it found: src/mem/texture/request.rs).
 
 #[path = "common/texture3d.rs"]
 mod texture3d;
@@ -26,27 +32,119 @@ use texture3d::{compare_run, Exclusion, CONFLICTS, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run9";
 
-const POINT16: &str = "point-sampled four-channel float texels (16 bytes) in adjacent 32-byte \
-    columns: the H200 takes 1 wavefront for two lanes 32 bytes apart (f32x4_pt_row_h0_m00000003, \
-    m00000006) and 2 for four lanes in four columns (m0000000f, 2D and 3D alike), where the \
-    point rule (distinct blocks of 32 bytes by 8 rows) gives 2 and 4; f32 lanes 32 bytes apart \
-    take 2 (run4 pz_x8_00) and run4's f32x4_64_point_coly 1 per quad, so neither 64-byte blocks \
-    nor two lanes per wavefront fit; rule not found";
-const SET_2D16: &str = "the L1 tag sets of a 2D array's 16-byte texels across two GOB columns: \
-    four point-sampled f32x4 lanes 32 bytes apart in row 0 of the 64 x 64 2D array (x_byte 0, \
-    32, 64, 96: tag blocks 0 to 3, the second pair in the next GOB column) make no set conflict \
-    on the H200 (f32x4_2d_pt_row_h0_m0000000f: 4 tags, 0 conflicts), where the same lanes in \
-    slice 0 of the 3D array make 1 (f32x4_pt_row_h0_m0000000f: 4 tags, 1 conflict, as the \
-    x-parity rule gives both); the rule of the 2D sets beyond one GOB is not found (taking them \
-    from the address breaks other 2D launches: src/mem/texture/request.rs)";
-/// (launch, metrics, cause).
-const EXCLUSIONS: &[Exclusion] = &[
-    ("f32x4_2d_pt_row_h0_m0000000f", &[WAVES], POINT16),
-    ("f32x4_2d_pt_row_h0_m0000000f", &[CONFLICTS], SET_2D16),
-    ("f32x4_pt_row_h0_m00000003", &[WAVES], POINT16),
-    ("f32x4_pt_row_h0_m00000006", &[WAVES], POINT16),
-    ("f32x4_pt_row_h0_m0000000f", &[WAVES], POINT16),
-    ("f32x4_pt_row_h0_mffffffff", &[WAVES], POINT16),
+/// (launch, metrics, cause): none. run9's point-sampled f32x4 lanes in adjacent 32-byte columns
+/// (`f32x4_pt_row_h0_m00000003`, `m00000006`, `m0000000f`, `mffffffff`,
+/// `f32x4_2d_pt_row_h0_m0000000f`: wavefronts) and the 2D set conflict of
+/// `f32x4_2d_pt_row_h0_m0000000f` agree since run13's 16-byte point rule
+/// (src/mem/texture/request.rs, `Splitter::point16_wavefronts` and `tag_set_2d16`).
+const EXCLUSIONS: &[Exclusion] = &[];
+
+const DIR13: &str = "tests/hw/h200/texture_mem/run13";
+
+const NARROW_POINT: &str = "point-sampled texels of 1 to 8 bytes in two or more tag blocks: \
+    the H200 reads two blocks in one wavefront where the point rule (2D: one per block of 32 \
+    bytes by 8 rows; 3D: one per tag block of the even or the odd slices) gives one each, e.g. \
+    f32, f32x2, u8x4 and u16x4 lanes at x_byte 0 and 48 (or 48 and 64) 1 where 0 and 32, 64 \
+    or 96 take 2 (pair_x*_d*); x_byte 0 row 0 with x_byte 32 row 1 1 (rows32_dy1); in 2D rows \
+    0 and 4 of another 32-byte column 1 (f32_2d_set_b*_1, rows32_dy4); four lanes on a \
+    diagonal 1 or 2 (sq_diag). Like the 16-byte rule the blocks need other tag sets and other \
+    16-byte halves of their column (x_byte bit 4), but no port rule of these bits fits all \
+    4-byte launches (docs/notes/issue-10-tpt16.md); the narrow-texel point rule is not this \
+    helper's";
+const SET_2D_NARROW: &str = "the L1 tag sets of 4- and 8-byte texels in the 64 x 64 2D \
+    arrays: lane 1 in tag block (bx, 2) (rows 8 to 11) conflicts with lane 0 in block (0, 0) \
+    for odd bx, not for even (f32_2d_set_b*_2; f32 and f32x2 rows_dy8: rows 0 and 8, no \
+    conflict; rows32_dy8: x_byte 32 row 8, 1), as if the x parity were flipped by y bit 3 \
+    (the GOB row), where the model's x and y parity gives the opposite; the model's rule is \
+    exact on ncu/tex_probe.csv's 2D launches (tests/texture_mem_hw.rs), so the narrow-texel \
+    2D set rule is not found (16-byte texels: tag_set_2d16, exact on run13)";
+const LINEAR16_2D: &str = "two linear-filtered f32x4 lanes of a 2D quad 64 or 128 bytes \
+    apart (x_byte 0 and 64 or 128, on texel centres (h0) or filtered along x (h1)) take 4 \
+    wavefronts on the H200 and two 32 bytes apart 2 (lin_h*_d32), where the 2D rule of \
+    filtered 16-byte quads (the pass's lanes looked up together twice, one wavefront per \
+    lookup) gives 2; the point rule's ports per lookup give 4 for h0 at 64 and 128 bytes but \
+    also 4 for h1 at 32 bytes (H200 2), so the filtered rule is not found";
+const LINEAR_2D: &str = "two linear-filtered f32 lanes of a 2D quad filtered along x \
+    (h1) in two tag blocks 32, 64 or 128 bytes apart take 2 wavefronts on the H200, where the \
+    2D filtered rule (one per slice, exact where a quad's footprints are adjacent: \
+    ncu/tex_probe.csv f32_linear_half_*) gives 1; on texel centres (h0) they cost point \
+    sampling (2) as the model has it";
+/// run13's (launch, metrics, cause), every value outside.
+const EXCLUSIONS13: &[Exclusion] = &[
+    ("f32x2_64_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("f32x2_64_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("f32x2_2d_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("f32x2_2d_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("f32_64_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("f32_64_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("f32_64_pair_x48_d16", &[WAVES], NARROW_POINT),
+    ("f32_2d_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("f32_2d_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("f32_2d_pair_x48_d16", &[WAVES], NARROW_POINT),
+    ("u8x4_64_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("u8x4_64_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("u8x4_2d_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("u8x4_2d_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("u16x4_64_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("u16x4_64_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("u16x4_2d_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("u16x4_2d_pair_x32_d48", &[WAVES], NARROW_POINT),
+    ("u8_64_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("u8_64_pair_x0_d64", &[WAVES], NARROW_POINT),
+    ("u8_64_pair_x0_d96", &[WAVES], NARROW_POINT),
+    ("u8_64_pair_x0_d128", &[WAVES], NARROW_POINT),
+    ("u8_2d_pair_x0_d48", &[WAVES], NARROW_POINT),
+    ("u8_2d_pair_x0_d64", &[WAVES], NARROW_POINT),
+    ("u8_2d_pair_x0_d96", &[WAVES], NARROW_POINT),
+    ("u8_2d_pair_x0_d128", &[WAVES], NARROW_POINT),
+    ("f32x2_64_rows_dy4", &[WAVES], NARROW_POINT),
+    ("f32x2_64_rows32_dy1", &[WAVES], NARROW_POINT),
+    ("f32x2_64_rows32_dy4", &[WAVES], NARROW_POINT),
+    ("f32x2_2d_rows_dy8", &[CONFLICTS], SET_2D_NARROW),
+    ("f32x2_2d_rows32_dy1", &[WAVES], NARROW_POINT),
+    ("f32x2_2d_rows32_dy4", &[WAVES], NARROW_POINT),
+    ("f32x2_2d_rows32_dy8", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_64_rows32_dy1", &[WAVES], NARROW_POINT),
+    ("f32_2d_rows_dy8", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_rows32_dy1", &[WAVES], NARROW_POINT),
+    ("f32_2d_rows32_dy4", &[WAVES], NARROW_POINT),
+    ("f32_2d_rows32_dy8", &[CONFLICTS], SET_2D_NARROW),
+    ("f32x2_64_sq_sq32y4", &[WAVES], NARROW_POINT),
+    ("f32x2_64_sq_diag", &[WAVES], NARROW_POINT),
+    ("f32x2_64_sq_col4y2", &[WAVES], NARROW_POINT),
+    ("f32x2_2d_sq_diag", &[WAVES], NARROW_POINT),
+    ("f32_64_sq_diag", &[WAVES], NARROW_POINT),
+    ("f32_2d_sq_diag", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b1_1", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b2_1", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b3_1", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b4_1", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b5_1", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b6_1", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b7_1", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b0_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b1_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b2_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b3_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b4_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b5_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b6_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b7_2", &[CONFLICTS], SET_2D_NARROW),
+    ("f32_2d_set_b0_3", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b1_3", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b2_3", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b3_3", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b4_3", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b5_3", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b6_3", &[WAVES], NARROW_POINT),
+    ("f32_2d_set_b7_3", &[WAVES], NARROW_POINT),
+    ("f32x4_2d_lin_h0_d64", &[WAVES], LINEAR16_2D),
+    ("f32x4_2d_lin_h1_d64", &[WAVES], LINEAR16_2D),
+    ("f32x4_2d_lin_h0_d128", &[WAVES], LINEAR16_2D),
+    ("f32x4_2d_lin_h1_d128", &[WAVES], LINEAR16_2D),
+    ("f32_2d_lin_h1_d32", &[WAVES], LINEAR_2D),
+    ("f32_2d_lin_h1_d64", &[WAVES], LINEAR_2D),
+    ("f32_2d_lin_h1_d128", &[WAVES], LINEAR_2D),
 ];
 
 #[test]
@@ -60,4 +158,25 @@ fn partial_quad_counters_match_the_h200() {
     );
     // 293 launches of 6 counters, and the output words of the 285 single-warp launches.
     assert_eq!(c.n, 293 * 6 + 285, "values compared");
+}
+
+/// run13 (tests/hw/texture_mem/tex13_probe.cu, cases from gen_run13.py): 592 single-warp point
+/// fetches of 16-, 8-, 4- and 1-byte texels in adjacent and distant 32-byte columns, rows,
+/// slices and tag blocks, 2D and 3D, and a few linear pairs, on the six counters and the 32
+/// output words of each launch.
+#[test]
+fn point_texels_in_columns_match_the_h200() {
+    let c = compare_run(
+        DIR13,
+        "tex13_probe.csv.zst",
+        "tex13_probe.ptx",
+        true,
+        EXCLUSIONS13,
+    );
+    // 592 launches of 6 counters, and their output words.
+    assert_eq!(c.n, 592 * 7, "values compared");
+    // Every 16-byte point launch agrees on every counter (none is excluded).
+    assert!(EXCLUSIONS13
+        .iter()
+        .all(|e| !e.0.starts_with("f32x4") || e.0.contains("_lin_")));
 }

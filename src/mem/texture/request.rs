@@ -42,7 +42,13 @@
 //!   z parity miss 51 run4 values). Surface loads and stores (8-lane requests of texel tag
 //!   blocks) follow the texel rule: ncu/tex_probe.csv records 0 for every surface launch
 //!   (`surf_read_*`, `surf_write_*`, 8 lanes of a row or column in 1 or 2 blocks of different
-//!   sets), as the rule gives.
+//!   sets), as the rule gives. 16-byte texels in a 2D array ([`tag_set_2d16`]): the x parity,
+//!   and the y parity flipped in odd GOB columns (x_byte / 64) (tests/hw/h200/texture_mem/run13
+//!   `f32x4_2d_set_*`, `f32x4_2d256_set_*`: lane 1's block against lane 0's block (0, 0), all
+//!   exact in 64 x 64 and 256 x 256 arrays; run9 `f32x4_2d_pt_row_h0_m0000000f`: blocks 0 to 3
+//!   of row 0, no conflict, where the same lanes in a 3D slice make 1). Narrower texels in
+//!   run13's 64 x 64 2D arrays do not follow the texel rule either (listed in
+//!   tests/texture_partial_hw.rs).
 //! - Wavefronts (`l1tex__data_pipe_tex_wavefronts_mem_*`): for point sampling, the distinct
 //!   texel-space blocks of 32 bytes by 8 rows (one slice) the request touches, whatever the
 //!   memory layout: both lines of a half-GOB (rows 0-3 and 4-7) come in one wavefront, two GOBs
@@ -52,6 +58,20 @@
 //!   reading several texels) is one wavefront per slice of its footprint: bilinear and `tld4`
 //!   quads 1, even where their footprints cross blocks (`f32_linear_half_*`, `f32_gather_*`,
 //!   `rotate_1024`: 262,144 for 262,144 requests).
+//!   Point-sampled 16-byte texels (f32x4) of block-linear arrays, 2D and 3D alike
+//!   ([`Splitter::point16_wavefronts`]; tests/hw/h200/texture_mem/run13, tests/hw/texture_mem/
+//!   tex13_probe.cu, 217 single-warp launches, every one exact, the rule chosen on half of them
+//!   and exact on the other half): the lanes' texels, in lane order, join the first wavefront
+//!   in which every texel of another tag block lies in another L1 tag set and on another of 4
+//!   data ports, port = (x_byte bit 4 ^ x_byte bit 5 ^ y bit 2, y bit 1 ^ z bit 0). So lanes 32
+//!   or 96 bytes apart in row 0 share one (`pair_x0_d32`, run9 `f32x4_pt_row_h0_m00000003`,
+//!   `m00000006`), lanes 48 apart do not (`pair_x0_d48`: same port), nor 64 or 128 apart (same
+//!   set); four lanes 32 bytes apart take 2 (`m0000000f`, 2D and 3D); a column of 4 rows is one
+//!   block, 1 (run4 `f32x4_64_point_coly`); rows 0 and 4 of one column 1 in 3D (`rows_dy4`);
+//!   slices 0 and 2 of two columns 1 (`z_x32z02`); four lanes on a diagonal in four sets and
+//!   four ports 1 (`sq_diag`). On run4's random f32x4 point grid the rule gives 39,442
+//!   wavefronts (H200 39,918, -1.2%, still listed as scattered; the parity rule below gave
+//!   45,139).
 //!   Where the hardware does better: requests whose texels are scattered (`*_random`: 2.3 per
 //!   4-sector request where this rule gives 4); these launches are listed in the hardware test
 //!   with that cause.
@@ -82,8 +102,7 @@
 //!     `f32x4_2d_lin_same_h0_m*` launches (lane 0 alone: 2 sectors, 1 hit, 2 tags, 4
 //!     wavefronts, no request) and run6's `f32x4_one_h0` and `f32x4_one_h0_at5_3_3`, where f32
 //!     and f32x2 lanes on centres cost point sampling (run6 `f32_one_h0`, `f32x2_one_h0`: 1
-//!     sector, 1 wavefront; `f32_linear_centre_*` above). Not modelled (listed in the test):
-//!     point-sampled f32x4 lanes in adjacent 32-byte columns (1 wavefront for two). Earlier (`f32x4_quad_xyz`: 32
+//!     sector, 1 wavefront; `f32_linear_centre_*` above). Earlier (`f32x4_quad_xyz`: 32
 //!     sectors, 22 hits, 24 tags, 8 wavefronts; `f32x4_pair_ABAB`: 32, 20, 24, 8; the five
 //!     f32x4 trilinear grids exactly on sectors, hits, tags and wavefronts, e.g.
 //!     `f32x4_64_linear_row` 772,160 sectors, 480,320 tags, 145,952 wavefronts, where passes of
@@ -125,8 +144,7 @@
 //!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
 //!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
 //!     2 per request).
-//!   - not modelled (listed in the tests): point-sampled f32x4 lanes in neighbouring 32-byte
-//!     columns (run9: half the wavefronts of the point rule).
+//!   - point-sampled 16-byte texels: the port rule above instead (run13).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
@@ -147,6 +165,17 @@ fn tag_set(tag: (u64, u32, u32), fetch: bool) -> u64 {
     }
     let (x, y, z) = (tag.0 & 1, u64::from(tag.1 & 1), u64::from(tag.2 & 1));
     (x << 1 | y) ^ (3 * z)
+}
+
+/// The L1 tag set of a tag block (`tag` as in [`tag_set`]) of 16-byte texels in a 2D
+/// block-linear array: the x parity (x_byte / 32) and the y parity (y / 4) flipped in odd GOB
+/// columns (x_byte / 64) (tests/hw/h200/texture_mem/run13 `f32x4_2d_set_*`,
+/// `f32x4_2d256_set_*`: lane 1's tag block against lane 0's block (0, 0), in 64 x 64 and
+/// 256 x 256 arrays alike; run9 `f32x4_2d_pt_row_h0_m0000000f`: blocks 0 to 3 of row 0 in 4
+/// sets, no conflict).
+fn tag_set_2d16(tag: (u64, u32, u32)) -> u64 {
+    let (x, gob_x, y) = (tag.0 & 1, tag.0 >> 1 & 1, u64::from(tag.1 & 1));
+    x << 1 | (y ^ gob_x)
 }
 
 /// Which of Nsight Compute's texture-pipe memories an access counts in.
@@ -241,7 +270,13 @@ pub struct Splitter {
     box_tags: Vec<(usize, [u64; 3], u64)>,
     /// Each lane's (box, lowest and highest tag block along y) of that pass.
     box_lanes: Vec<(usize, [u64; 2])>,
+    /// Each texel's (tag block, L1 tag set, data port, wavefront) of a point-sampled request of
+    /// 16-byte texels ([`Splitter::point16_wavefronts`]).
+    point_waves: Vec<PointTexel>,
 }
+
+/// A texel of a point-sampled 16-byte request: (tag block, L1 tag set, data port, wavefront).
+type PointTexel = ((u64, u32, u32), u64, u32, u64);
 
 impl Splitter {
     /// Starts a new instruction.
@@ -341,6 +376,9 @@ impl Splitter {
                 let (groups, filtered_slices) = self.pass(i, end, fetch, &mut cost);
                 cost.wavefronts += match filtered_slices {
                     Some(slices) => slices,
+                    None if access == TexAccess::Texture && self.point16(i) => {
+                        self.point16_wavefronts(i, end)
+                    }
                     None if access == TexAccess::Texture && volume => {
                         // Point sampling a 3D array: slices of even and odd z are read in the
                         // same wavefront; within each, one per tag block.
@@ -478,9 +516,16 @@ impl Splitter {
         cost.sectors += self.sectors.len() as u64;
         cost.set_accesses += self.tags.len() as u64;
         let mut sets = [0u64; TAG_SETS as usize];
+        let first = self.texels[i].1;
+        let wide_2d = !fetch && first.bytes == 16 && !first.volume && !first.pitch_linear;
         for &tag in &self.tags {
-            // `tag_set` is below TAG_SETS by construction.
-            sets[tag_set(tag, fetch) as usize] += 1;
+            // `tag_set` and `tag_set_2d16` are below TAG_SETS by construction.
+            let set = if wide_2d {
+                tag_set_2d16(tag)
+            } else {
+                tag_set(tag, fetch)
+            };
+            sets[set as usize] += 1;
         }
         cost.set_conflicts += sets.iter().copied().max().unwrap_or(0).saturating_sub(1);
         let slices = filtered.then(|| 1 + u64::from(slices[1] != u32::MAX));
@@ -558,6 +603,44 @@ impl Splitter {
                     .max(self.y_range_wavefronts(i, b))
             })
             .sum()
+    }
+
+    /// Whether the request starting at `self.texels[i]` reads 16-byte texels of a block-linear
+    /// array (point sampling: [`Splitter::point16_wavefronts`]).
+    fn point16(&self, i: usize) -> bool {
+        let t = self.texels[i].1;
+        t.bytes == 16 && !t.pitch_linear
+    }
+
+    /// Wavefronts of a point-sampled request of 16-byte texels, `self.texels[i..end]`
+    /// (tests/hw/h200/texture_mem/run13, module doc): texels in lane order join the first
+    /// wavefront in which every texel of another tag block lies in another L1 tag set and on
+    /// another data port, the port being (x_byte bit 4 ^ x_byte bit 5 ^ y bit 2, y bit 1 ^ z
+    /// bit 0), 2D and 3D arrays alike.
+    fn point16_wavefronts(&mut self, i: usize, end: usize) -> u64 {
+        self.point_waves.clear();
+        let mut waves = 0;
+        for k in i..end {
+            let t = self.texels[k].1;
+            let tag = (t.x_byte / 32, t.y / 4, t.z);
+            let set = if t.volume {
+                tag_set(tag, false)
+            } else {
+                tag_set_2d16(tag)
+            };
+            let port = ((t.x_byte >> 4 ^ t.x_byte >> 5) as u32 ^ t.y >> 2) & 1
+                | ((t.y >> 1 ^ t.z) & 1) << 1;
+            let fits = |w: u64| {
+                self.point_waves
+                    .iter()
+                    .filter(|e| e.3 == w)
+                    .all(|e| e.0 == tag || (e.1 != set && e.2 != port))
+            };
+            let w = (0..waves).find(|&w| fits(w)).unwrap_or(waves);
+            waves = waves.max(w + 1);
+            self.point_waves.push((tag, set, port, w));
+        }
+        waves
     }
 
     /// The least wavefronts of box `b` of the pass starting at `self.texels[i]` for 8-byte texels:
@@ -913,6 +996,80 @@ mod tests {
             },
         );
         assert_eq!(s.finish(TexAccess::Texture).wavefronts, 1);
+    }
+
+    /// run13 (tests/hw/h200/texture_mem/run13): point-sampled f32x4 lanes of one quad at
+    /// (x_byte, y, z), 3D (64 x 64 x 64) and 2D (64 x 64) arrays, (tags, set conflicts,
+    /// wavefronts) as the H200 counted them.
+    #[test]
+    fn point_f32x4_blocks_share_wavefronts_on_other_sets_and_ports() {
+        let mut s = Splitter::default();
+        let mut quad = |volume: bool, lanes: &[(u64, u32, u32)]| {
+            let l = BlockLinear::for_array(
+                16,
+                [64, 64, if volume { 64 } else { 1 }],
+                2 + u32::from(volume),
+            );
+            s.clear();
+            for (lane, &(x_byte, y, z)) in lanes.iter().enumerate() {
+                s.push(
+                    lane as u8,
+                    Texel {
+                        addr: l.offset(x_byte, y, z),
+                        bytes: 16,
+                        x_byte,
+                        y,
+                        z,
+                        pitch_linear: false,
+                        volume,
+                    },
+                );
+            }
+            let c = s.finish(TexAccess::Texture);
+            [c.set_accesses, c.set_conflicts, c.wavefronts]
+        };
+        type Lanes<'a> = &'a [(u64, u32, u32)];
+        let h200: [(bool, Lanes, [u64; 3]); 14] = [
+            // pair_x0_d32, _d48, _d96, pair_x48_d16: ports 0 and 1 share, equal ports do not.
+            (true, &[(0, 0, 0), (32, 0, 0)], [2, 0, 1]),
+            (true, &[(0, 0, 0), (48, 0, 0)], [2, 0, 2]),
+            (true, &[(0, 0, 0), (96, 0, 0)], [2, 0, 1]),
+            (true, &[(48, 0, 0), (64, 0, 0)], [2, 0, 2]),
+            // pair_x0_d64: the same set.
+            (true, &[(0, 0, 0), (64, 0, 0)], [2, 1, 2]),
+            // rows_dy4, rows32_dy1, rows32_dy4.
+            (true, &[(0, 0, 0), (0, 4, 0)], [2, 0, 1]),
+            (true, &[(0, 0, 0), (32, 1, 0)], [2, 0, 1]),
+            (true, &[(0, 0, 0), (32, 4, 0)], [2, 0, 2]),
+            // z_x32z02, z_z0123, sq_diag.
+            (true, &[(0, 0, 0), (32, 0, 2)], [2, 0, 1]),
+            (
+                true,
+                &[(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3)],
+                [4, 1, 2],
+            ),
+            (
+                true,
+                &[(0, 0, 0), (32, 2, 0), (64, 4, 0), (96, 6, 0)],
+                [4, 0, 1],
+            ),
+            // 2D: set_b2_0 (the next GOB column flips the y parity), run9's
+            // f32x4_2d_pt_row_h0_m0000000f, sq_diag.
+            (false, &[(0, 0, 0), (64, 0, 0)], [2, 0, 2]),
+            (
+                false,
+                &[(0, 0, 0), (32, 0, 0), (64, 0, 0), (96, 0, 0)],
+                [4, 0, 2],
+            ),
+            (
+                false,
+                &[(0, 0, 0), (32, 2, 0), (64, 4, 0), (96, 6, 0)],
+                [4, 1, 2],
+            ),
+        ];
+        for (volume, lanes, want) in h200 {
+            assert_eq!(quad(volume, lanes), want, "volume {volume}, {lanes:?}");
+        }
     }
 
     /// run4's `u8_pair_ABAB`: lanes 32 bytes apart (adjacent tag blocks, 3 sector columns) do
