@@ -50,9 +50,10 @@
 //!   (`pitch2d_point_col`); for `tex1Dfetch` of 4-byte texels the pair-class rule of
 //!   [`fetch_wavefronts`] (tag passes; lanes of a pair conflict on address bits 3 and 5, other
 //!   lanes on different lines at one 8-byte position; split lanes apart; first fit in lane
-//!   order), exact on 2,827 single-request launches of run5, run8, run8/call2 and run11, and
-//!   blind on run10's 400 and run11/call2's 240 random launches, fetch1d_random's whole grid
-//!   (45,415) and run4's rand8_64k_*; sharing across requests is not modelled (run5's
+//!   order), fitted on 2,827 single-request launches of run5, run8, run8/call2 and run11 (all
+//!   exact), then exact on run10's 400 launches (scored after the rule was committed), on the
+//!   240 random `r*` launches of run11/call2 (predicted before the call), on fetch1d_random's
+//!   whole grid (45,415) and on run4's rand8_64k_*; sharing across requests is not modelled (run5's
 //!   `fourR_0_1_16_17` and 23 `x_*` launches of run11/call2, tests/texture_fetch_hw.rs); other
 //!   texel sizes, 64-byte blocks (unmeasured). A filtered or gathered request (lanes
 //!   reading several texels) is one wavefront per slice of its footprint: bilinear and `tld4`
@@ -608,8 +609,8 @@ fn fetch_conflict((la, a): (u8, u64), (lb, b): (u8, u64)) -> bool {
 
 /// Data-stage wavefronts of one 8-lane `tex1Dfetch` request of 4-byte texels, one per lane in
 /// ascending lane order (the pair-class rule, helper tscat5; tests/hw/texture_mem/
-/// analyse_run11.py, exact on every single-request launch of run5, run8, run8/call2, run10 and
-/// run11):
+/// analyse_run11.py, exact on every single-request launch of run5, run8, run8/call2, run10, run11
+/// and run11/call2):
 /// 1. tag passes: per L1 tag set ([`tag_set`]) the k-th distinct line in lane order goes to pass
 ///    k; passes never share a wavefront;
 /// 2. within a pass, lane 2k+1 is *split* when lane 2k is in the pass and the two conflict
