@@ -658,7 +658,9 @@ const SCATTERED: &str = "scattered texels: 2.3 wavefronts per 4-sector request (
     wavefronts on average, 5 to 8; 4 random texels of a quad: 2.5, 1 to 4), more often when the \
     texels lie closer together (fetch1d_random, 256 KiB: 5.5); pairs never share one, at \
     m x 2^j bytes (m = 3, 5, 7, 9) nor at random within 64 KiB, while 8 random units within \
-    64 KiB take 6 or 7 (run4, tests/texture3d_hw.rs)";
+    64 KiB take 6 or 7 (run4, tests/texture3d_hw.rs). tex1Dfetch units are modelled since the \
+    pair-class rule of request.rs (docs/notes/issue-10-tscat5.md): fetch1d_random's 45,415 \
+    wavefronts agree exactly; 2D and 3D texels keep this cause";
 const PITCH_TAGS: &str = "pitch-linear memory, bilinear: with one L2 request per texel-space \
     tag block and line (pitch2d_point_row's 4,096 L2 hits now exact; this launch had 8,365 \
     before) the model finds 11,624 L2 hits where the H200 finds 11,877 to 11,905 in 5 \
@@ -709,7 +711,6 @@ const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     ("f32x2_point_col", &[L2, L2_HIT], MERGED),
     ("f32x2_point_row", &[L2, L2_HIT], MERGED),
     ("f32x4_point_row", &[L2, L2_HIT], MERGED),
-    ("fetch1d_random", &[WAVES], SCATTERED),
     ("fetch1d_random", &[L2, L2_HIT], MERGED),
     ("fetch1d_stride2", &[L2, L2_HIT], MERGED),
     ("fetch1d_stride32", &[L2, L2_HIT], MERGED),

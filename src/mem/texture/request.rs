@@ -53,8 +53,15 @@
 //!   texel-space blocks of 32 bytes by 8 rows (one slice) the request touches, whatever the
 //!   memory layout: both lines of a half-GOB (rows 0-3 and 4-7) come in one wavefront, two GOBs
 //!   side by side or stacked in two (`quadset_*`); four rows of a pitch-linear texture in one
-//!   (`pitch2d_point_col`); for `tex1Dfetch`, 64-byte blocks (`fetch1d_stride2`: 8 floats 8 bytes
-//!   apart, 1; `fetch1d_stride32`, 128 bytes apart, 8). A filtered or gathered request (lanes
+//!   (`pitch2d_point_col`); for `tex1Dfetch` of 4-byte texels the pair-class rule of
+//!   [`fetch_wavefronts`] (tag passes; lanes of a pair conflict on address bits 3 and 5, other
+//!   lanes on different lines at one 8-byte position; split lanes apart; first fit in lane
+//!   order), fitted on 2,827 single-request launches of run5, run8, run8/call2 and run11 (all
+//!   exact), then exact on run10's 400 launches (scored after the rule was committed), on the
+//!   240 random `r*` launches of run11/call2 (predicted before the call), on fetch1d_random's
+//!   whole grid (45,415) and on run4's rand8_64k_*; sharing across requests is not modelled (run5's
+//!   `fourR_0_1_16_17` and 23 `x_*` launches of run11/call2, tests/texture_fetch_hw.rs); other
+//!   texel sizes, 64-byte blocks (unmeasured). A filtered or gathered request (lanes
 //!   reading several texels) is one wavefront per slice of its footprint: bilinear and `tld4`
 //!   quads 1, even where their footprints cross blocks (`f32_linear_half_*`, `f32_gather_*`,
 //!   `rotate_1024`: 262,144 for 262,144 requests).
@@ -385,6 +392,10 @@ impl Splitter {
                         let odd = self.tags.iter().filter(|t| t.2 % 2 == 1).count();
                         odd.max(self.tags.len() - odd) as u64
                     }
+                    // `tex1Dfetch` of 4-byte texels: the pair-class rule.
+                    None if fetch && self.texels[i..end].iter().all(|t| t.1.bytes == 4) => {
+                        fetch_wavefronts(&self.texels[i..end])
+                    }
                     None => groups,
                 };
             }
@@ -662,6 +673,87 @@ impl Splitter {
         ranges.dedup();
         ranges.len() as u64
     }
+}
+
+/// Whether two lanes of one tag pass of a `tex1Dfetch` request of 4-byte texels cannot be served
+/// in one data-stage wavefront (`(lane, byte address)`; source: tests/hw/h200/texture_mem/run11,
+/// `pr_*`): lanes reading the same 8-byte word never conflict; the two lanes of a pair (2k,
+/// 2k+1) conflict when address bits 3 and 5 are equal, on one line or two; other lanes when they
+/// are on different 128-byte lines at the same 8-byte position of the line (address bits 3-6).
+fn fetch_conflict((la, a): (u8, u64), (lb, b): (u8, u64)) -> bool {
+    if a >> 3 == b >> 3 {
+        return false;
+    }
+    if la / 2 == lb / 2 {
+        return (a ^ b) >> 3 & 0b101 == 0;
+    }
+    a >> 7 != b >> 7 && a >> 3 & 15 == b >> 3 & 15
+}
+
+/// Data-stage wavefronts of one 8-lane `tex1Dfetch` request of 4-byte texels, one per lane in
+/// ascending lane order (the pair-class rule, helper tscat5; tests/hw/texture_mem/
+/// analyse_run11.py, exact on every single-request launch of run5, run8, run8/call2, run10, run11
+/// and run11/call2):
+/// 1. tag passes: per L1 tag set ([`tag_set`]) the k-th distinct line in lane order goes to pass
+///    k; passes never share a wavefront;
+/// 2. within a pass, lane 2k+1 is *split* when lane 2k is in the pass and the two conflict
+///    ([`fetch_conflict`]); a split lane never shares a wavefront with a lane that is not;
+/// 3. lanes in order join the first wavefront of the pass holding no lane they conflict with
+///    (rules 1 and 2), else open one.
+fn fetch_wavefronts(texels: &[(u8, Texel)]) -> u64 {
+    // One texel per lane of an 8-lane request; wavefronts are bit sets of texel indices.
+    const LANES: usize = 8;
+    let n = texels.len().min(LANES);
+    let texels = &texels[..n];
+    let lane = |k: usize| (texels[k].0, texels[k].1.addr);
+    // Each texel's pass: its line's rank among the distinct lines of its set, in lane order.
+    let mut pass = [0usize; LANES];
+    for k in 0..n {
+        let line = texels[k].1.addr / 128;
+        let set = tag_set((line, 0, 0), true);
+        // The line's first lane: the distinct lines of its set before it are its rank.
+        let first = (0..k)
+            .find(|&j| texels[j].1.addr / 128 == line)
+            .unwrap_or(k);
+        pass[k] = (0..first)
+            .filter(|&j| {
+                let l = texels[j].1.addr / 128;
+                l != line
+                    && tag_set((l, 0, 0), true) == set
+                    && (0..j).all(|i| texels[i].1.addr / 128 != l)
+            })
+            .count();
+    }
+    let mut split = [false; LANES];
+    for k in 0..n {
+        split[k] = texels[k].0 % 2 == 1
+            && (0..n).any(|j| {
+                pass[j] == pass[k]
+                    && texels[j].0 + 1 == texels[k].0
+                    && fetch_conflict(lane(j), lane(k))
+            });
+    }
+    let mut total = 0u64;
+    for p in 0..=pass[..n].iter().copied().max().unwrap_or(0) {
+        let mut waves = [0u8; LANES];
+        let mut open = 0;
+        for k in (0..n).filter(|&k| pass[k] == p) {
+            let fits = |w: u8| {
+                (0..n)
+                    .filter(|&j| w >> j & 1 == 1)
+                    .all(|j| split[j] == split[k] && !fetch_conflict(lane(j), lane(k)))
+            };
+            match waves[..open].iter().position(|&w| fits(w)) {
+                Some(w) => waves[w] |= 1 << k,
+                None => {
+                    waves[open] = 1 << k;
+                    open += 1;
+                }
+            }
+        }
+        total += open as u64;
+    }
+    total
 }
 
 /// The active lanes of a quad's texels (bit l: lane 4k + l).
@@ -1272,5 +1364,64 @@ mod tests {
             }
         });
         assert_eq!(c.requests, 4);
+    }
+
+    /// tex1Dfetch of floats at element indices (`None`: lane inactive); wavefronts.
+    fn fetch_waves(s: &mut Splitter, idx: &[Option<u64>]) -> u64 {
+        s.clear();
+        for (lane, i) in idx.iter().enumerate() {
+            if let Some(i) = *i {
+                s.push(
+                    lane as u8,
+                    Texel {
+                        addr: (1 << 24) + 4 * i,
+                        bytes: 4,
+                        x_byte: 4 * i,
+                        y: 0,
+                        z: 0,
+                        pitch_linear: false,
+                        volume: false,
+                    },
+                );
+            }
+        }
+        s.finish(TexAccess::Fetch).wavefronts
+    }
+
+    /// The pair-class rule against launches the H200 counted (tests/hw/h200/texture_mem/run11
+    /// and run8/call2; the element of word w of line L is 32 L + w).
+    #[test]
+    fn fetch_wavefronts_follow_the_pair_class_rule() {
+        let mut s = Splitter::default();
+        let (b, d) = (0x2000 * 32, 0x2001 * 32);
+        let e = |l: u64, w: u64| Some(l + w);
+        let n = None;
+        let h200: [(&str, Vec<Option<u64>>, u64); 9] = [
+            // Other lanes: a conflict on different lines at one 8-byte position only.
+            ("pr_02_BD_0_1", vec![e(b, 0), n, e(d, 1)], 2),
+            ("pr_02_BD_0_2", vec![e(b, 0), n, e(d, 2)], 1),
+            ("pr_02_BB_0_16", vec![e(b, 0), n, e(b, 16)], 1),
+            // A pair: a conflict where address bits 3 and 5 are equal, one line or two.
+            ("pr_01_BB_0_4", vec![e(b, 0), e(b, 4)], 2),
+            ("pr_01_BD_5_8", vec![e(b, 5), e(d, 8)], 1),
+            ("pr_01_BD_0_17", vec![e(b, 0), e(d, 17)], 2),
+            // Lane 1 is split: lane 2 cannot join it, though it reads the same element.
+            ("t3_012_acc", vec![e(b, 0), e(d, 0), e(d, 0)], 3),
+            // Split lanes 1 and 3 share a wavefront (run8/call2 q4_0123_0002).
+            (
+                "q4_0123_0002",
+                vec![e(16 * 32, 0), e(37 * 32, 0), e(74 * 32, 0), e(127 * 32, 16)],
+                3,
+            ),
+            // Two lines in each of two L1 sets: two tag passes of two conflicting lanes.
+            (
+                "gg_p6_none_n",
+                vec![e(b, 0), e(b + 4 * 32, 0), e(d, 0), e(d + 4 * 32, 0)],
+                4,
+            ),
+        ];
+        for (name, idx, want) in h200 {
+            assert_eq!(fetch_waves(&mut s, &idx), want, "{name}");
+        }
     }
 }
