@@ -7,7 +7,7 @@
 //! seen from a program). Only which texels share sectors and lines depends on the layout; the
 //! base decides nothing but the L2 set and partition, which are hashed.
 
-use super::layout::BlockLinear;
+use super::layout::{BlockLinear, GOB_BYTES};
 use super::request::{Splitter, TexAccess, TexCost, Texel};
 use crate::tex::event::{Geometry, ResourceKind, TexOp, TexRequest};
 
@@ -78,14 +78,17 @@ impl TexturePath {
             };
             for (i, &[x, y, z]) in lane.texels().iter().enumerate() {
                 let x_byte = u64::from(x) * u64::from(tb);
-                let addr = match g.kind {
+                // The GOB's index within its block (tag sets: [`Texel::block_gob`]).
+                let (addr, block_gob) = match g.kind {
                     ResourceKind::Array(id) => {
                         let l = self.layout(id, &g);
-                        ARRAY_BASE
-                            + (u64::from(id & 0x7ff) << ARRAY_STRIDE_LOG2)
-                            + l.offset(x_byte, y, z)
+                        let offset = l.offset(x_byte, y, z);
+                        (
+                            ARRAY_BASE + (u64::from(id & 0x7ff) << ARRAY_STRIDE_LOG2) + offset,
+                            (offset % l.block_bytes() / GOB_BYTES) as u32,
+                        )
                     }
-                    _ => lane.byte_address(i).unwrap_or(0),
+                    _ => (lane.byte_address(i).unwrap_or(0), 0),
                 };
                 self.splitter.push(
                     lane.lane,
@@ -97,6 +100,7 @@ impl TexturePath {
                         z,
                         pitch_linear: matches!(g.kind, ResourceKind::Pitch2d),
                         volume: g.depth > 1,
+                        block_gob,
                     },
                 );
             }

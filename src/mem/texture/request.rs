@@ -31,12 +31,17 @@
 //!   There are 4 sets. For `tex1Dfetch` the set is bits 7-8 of the 128-byte line's address
 //!   (tests/hw/h200/texture_mem/run5, 481 launches, all exact; bits 7-9 fit 286 of them:
 //!   `n5_s128B`, lines 0-4, has 1 conflict, lines 0 and 4). For texels it is the tag block's
-//!   x parity (x_byte / 32) and y parity (y / 4), both flipped in odd slices: in a block-linear
+//!   x parity (x_byte / 32) and y parity (y / 4), both flipped in odd slices, the x parity also
+//!   flipped in odd GOBs of a 2D array's block (GOB row y / 8 where a block is more than one GOB
+//!   high, [`Texel::block_gob`]; in a 3D array the block's GOBs are its slices, so this is the
+//!   slice flip again): ncu/tex_probe.csv's random 2D grids, `f32_point_random` 18,286 and
+//!   `f32_linear_half_random` 24,433, exactly (18,427 and 24,388 without the GOB flip; in 1D
+//!   arrays, whose block is one GOB, address bit 9 flips nothing: `f32_1d_linear_half_row`
+//!   0, where flipping by it gives 4,095). In a block-linear
 //!   array these are address bits 8 and 7, but the flip is not bit 9 of every array (taking the
 //!   set from the address, bits 7-8 alone or XOR bit 9 or bits 9-10, breaks 2D launches:
-//!   `f32_linear_half_row` 961 against 0). Exact on every launch of run4 but 7 and of
-//!   ncu/tex_probe.csv but 2, listed with their causes in tests/texture3d_hw.rs and
-//!   tests/texture_mem_hw.rs (e.g. `f32_1d_point_stride32`: 3 per request, 49,152;
+//!   `f32_linear_half_row` 961 against 0). Exact on every launch of ncu/tex_probe.csv and of
+//!   run4 but its 6 random trilinear grids (FOOTPRINT in tests/texture3d_hw.rs) (e.g. `f32_1d_point_stride32`: 3 per request, 49,152;
 //!   `f32_3d_point_colz`: slices of alternating parity, 1 per request; `pair_ABAB`: 2; without
 //!   the flip `f32_100x60x24_linear_row` would have 32,768 against 1,840; 8 sets of x, y and
 //!   z parity miss 51 run4 values). Surface loads and stores (8-lane requests of texel tag
@@ -140,13 +145,16 @@ const TAG_SETS: u64 = 4;
 /// The L1 tag set of a tag lookup: for `tex1Dfetch` (`fetch`) `tag.0` is the 128-byte line,
 /// whose address bits 7-8 give the set; for texels `tag` is the texel-space tag block (32-byte
 /// column x_byte / 32, 4-row block y / 4, slice z), whose x and y parities give the set, both
-/// flipped in odd slices.
-fn tag_set(tag: (u64, u32, u32), fetch: bool) -> u64 {
+/// flipped in odd slices, and the x parity also flipped in odd GOBs of a block (`block_gob`,
+/// [`Texel::block_gob`]: in a 3D array the slice again, in a 2D array whose blocks are more
+/// than one GOB high the GOB row y / 8).
+fn tag_set(tag: (u64, u32, u32), fetch: bool, block_gob: u32) -> u64 {
     if fetch {
         return tag.0 % TAG_SETS;
     }
     let (x, y, z) = (tag.0 & 1, u64::from(tag.1 & 1), u64::from(tag.2 & 1));
-    (x << 1 | y) ^ (3 * z)
+    let g = u64::from(block_gob & 1);
+    ((x ^ g) << 1) | (y ^ z)
 }
 
 /// Which of Nsight Compute's texture-pipe memories an access counts in.
@@ -191,6 +199,11 @@ pub struct Texel {
     /// In a 3D array (depth above 1): its filtered quads are looked up in two passes of two
     /// lanes, and its point-sampled slices share wavefronts by the parity of z.
     pub volume: bool,
+    /// The index of its GOB (64 bytes by 8 rows) within its block of a CUDA array (the
+    /// [`crate::mem::texture::layout`] block's GOBs in y-then-z order: y / 8 within the block in
+    /// a 2D array, the slice within the block in a 3D array; 0 in 1D arrays and in linear and
+    /// pitch-linear memory). Its parity flips the x parity of the tag set ([`tag_set`]).
+    pub block_gob: u32,
 }
 
 /// What one instruction cost in the texture pipe, before the caches.
@@ -235,6 +248,8 @@ pub struct Splitter {
     sectors: Vec<(u64, u32)>,
     groups: Vec<(u64, u32, u32)>,
     tags: Vec<(u64, u32, u32)>,
+    /// The GOB within its block ([`Texel::block_gob`]) of each of `tags`.
+    tag_gobs: Vec<u32>,
     /// Boxes of tag blocks of a filtered 3D pass (lowest and highest block along x, y, z) and
     /// each texel's (box, tag block, L1 tag set).
     boxes: Vec<([u64; 3], [u64; 3])>,
@@ -420,6 +435,7 @@ impl Splitter {
         self.sectors.clear();
         self.groups.clear();
         self.tags.clear();
+        self.tag_gobs.clear();
         let mut filtered = false;
         let mut slices: [u32; 2] = [u32::MAX; 2];
         for k in i..end {
@@ -448,6 +464,7 @@ impl Splitter {
             }
             if !self.tags.contains(&tag) {
                 self.tags.push(tag);
+                self.tag_gobs.push(t.block_gob);
             }
             if slices[0] == u32::MAX {
                 slices[0] = t.z;
@@ -478,9 +495,9 @@ impl Splitter {
         cost.sectors += self.sectors.len() as u64;
         cost.set_accesses += self.tags.len() as u64;
         let mut sets = [0u64; TAG_SETS as usize];
-        for &tag in &self.tags {
+        for (&tag, &gob) in self.tags.iter().zip(&self.tag_gobs) {
             // `tag_set` is below TAG_SETS by construction.
-            sets[tag_set(tag, fetch) as usize] += 1;
+            sets[tag_set(tag, fetch, gob) as usize] += 1;
         }
         cost.set_conflicts += sets.iter().copied().max().unwrap_or(0).saturating_sub(1);
         let slices = filtered.then(|| 1 + u64::from(slices[1] != u32::MAX));
@@ -515,7 +532,7 @@ impl Splitter {
                 self.box_tags.push((
                     usize::MAX,
                     tag,
-                    tag_set((tag[0], tag[1] as u32, tag[2] as u32), false),
+                    tag_set((tag[0], tag[1] as u32, tag[2] as u32), false, t.block_gob),
                 ));
                 k += 1;
             }
@@ -633,6 +650,7 @@ mod tests {
                         z: 0,
                         pitch_linear: false,
                         volume: false,
+                        block_gob: (y >> 3) & 15,
                     },
                 );
             }
@@ -696,6 +714,7 @@ mod tests {
                     z: 0,
                     pitch_linear,
                     volume: false,
+                    block_gob: 0,
                 };
                 s.push(lane as u8, t);
             }
@@ -726,6 +745,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -793,6 +813,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -836,6 +857,7 @@ mod tests {
                             z,
                             pitch_linear: false,
                             volume: true,
+                            block_gob: z,
                         },
                     );
                 }
@@ -875,6 +897,7 @@ mod tests {
                         z: 0,
                         pitch_linear: false,
                         volume,
+                        block_gob: 0,
                     },
                 );
             }
@@ -910,6 +933,7 @@ mod tests {
                 z: 0,
                 pitch_linear: false,
                 volume: true,
+                block_gob: 0,
             },
         );
         assert_eq!(s.finish(TexAccess::Texture).wavefronts, 1);
@@ -933,6 +957,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -976,6 +1001,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -1090,6 +1116,7 @@ mod tests {
                         z: 0,
                         pitch_linear: false,
                         volume: false,
+                        block_gob: 0,
                     },
                 );
             }
