@@ -22,7 +22,7 @@
 #[path = "common/texture3d.rs"]
 mod texture3d;
 
-use texture3d::{compare_run, Exclusion, CONFLICTS, WAVES};
+use texture3d::{compare_run, Exclusion, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run9";
 
@@ -32,17 +32,9 @@ const POINT16: &str = "point-sampled four-channel float texels (16 bytes) in adj
     point rule (distinct blocks of 32 bytes by 8 rows) gives 2 and 4; f32 lanes 32 bytes apart \
     take 2 (run4 pz_x8_00) and run4's f32x4_64_point_coly 1 per quad, so neither 64-byte blocks \
     nor two lanes per wavefront fit; rule not found";
-const SET_2D16: &str = "the L1 tag sets of a 2D array's 16-byte texels across two GOB columns: \
-    four point-sampled f32x4 lanes 32 bytes apart in row 0 of the 64 x 64 2D array (x_byte 0, \
-    32, 64, 96: tag blocks 0 to 3, the second pair in the next GOB column) make no set conflict \
-    on the H200 (f32x4_2d_pt_row_h0_m0000000f: 4 tags, 0 conflicts), where the same lanes in \
-    slice 0 of the 3D array make 1 (f32x4_pt_row_h0_m0000000f: 4 tags, 1 conflict, as the \
-    x-parity rule gives both); the rule of the 2D sets beyond one GOB is not found (taking them \
-    from the address breaks other 2D launches: src/mem/texture/request.rs)";
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[Exclusion] = &[
     ("f32x4_2d_pt_row_h0_m0000000f", &[WAVES], POINT16),
-    ("f32x4_2d_pt_row_h0_m0000000f", &[CONFLICTS], SET_2D16),
     ("f32x4_pt_row_h0_m00000003", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_m00000006", &[WAVES], POINT16),
     ("f32x4_pt_row_h0_m0000000f", &[WAVES], POINT16),

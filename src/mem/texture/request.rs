@@ -37,7 +37,14 @@
 //!   slice flip again): ncu/tex_probe.csv's random 2D grids, `f32_point_random` 18,286 and
 //!   `f32_linear_half_random` 24,433, exactly (18,427 and 24,388 without the GOB flip; in 1D
 //!   arrays, whose block is one GOB, address bit 9 flips nothing: `f32_1d_linear_half_row`
-//!   0, where flipping by it gives 4,095). In a block-linear
+//!   0, where flipping by it gives 4,095); fitted on those two grids (one of 27 single-bit
+//!   flips), then tested blind on tests/hw/h200/texture_mem/run12: the conflicts of its 260 2D
+//!   launches of 1-, 4- and 8-byte texels (replayed warps of both grids, point pairs in arrays
+//!   with blocks of 16, 4 and 1 GOB, random warps), predicted before the call, all exact
+//!   (the rule without the flip misses 147 of them). 16-byte texels of 2D arrays differ
+//!   ([`texel_set`]): the GOB row flips nothing and the GOB column (x_byte / 64) flips the y
+//!   parity (run12 `rnd2_f32x4_256_*`: fitted on 4 of its 8 random warps, exact on the other 4
+//!   and on run9's `f32x4_2d_*`). In a block-linear
 //!   array these are address bits 8 and 7, but the flip is not bit 9 of every array (taking the
 //!   set from the address, bits 7-8 alone or XOR bit 9 or bits 9-10, breaks 2D launches:
 //!   `f32_linear_half_row` 961 against 0). Exact on every launch of ncu/tex_probe.csv and of
@@ -157,6 +164,17 @@ fn tag_set(tag: (u64, u32, u32), fetch: bool, block_gob: u32) -> u64 {
     ((x ^ g) << 1) | (y ^ z)
 }
 
+/// The L1 tag set of texel `t`'s tag block `tag` ([`tag_set`]), except for 16-byte texels of 2D
+/// (and 1D) arrays: there the GOB row flips nothing and the GOB column's parity (x_byte / 64)
+/// flips the y parity instead (tests/hw/h200/texture_mem/run12, `rnd2_f32x4_256_*`).
+fn texel_set(t: &Texel, tag: (u64, u32, u32), fetch: bool) -> u64 {
+    if !fetch && t.bytes == 16 && !t.volume && !t.pitch_linear {
+        let (x, y) = (tag.0 & 1, u64::from(tag.1 & 1));
+        return (x << 1) | (y ^ ((t.x_byte / 64) & 1));
+    }
+    tag_set(tag, fetch, t.block_gob)
+}
+
 /// Which of Nsight Compute's texture-pipe memories an access counts in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TexAccess {
@@ -248,8 +266,8 @@ pub struct Splitter {
     sectors: Vec<(u64, u32)>,
     groups: Vec<(u64, u32, u32)>,
     tags: Vec<(u64, u32, u32)>,
-    /// The GOB within its block ([`Texel::block_gob`]) of each of `tags`.
-    tag_gobs: Vec<u32>,
+    /// The L1 tag set of each of `tags` ([`texel_set`]).
+    tag_sets: Vec<u64>,
     /// Boxes of tag blocks of a filtered 3D pass (lowest and highest block along x, y, z) and
     /// each texel's (box, tag block, L1 tag set).
     boxes: Vec<([u64; 3], [u64; 3])>,
@@ -435,7 +453,7 @@ impl Splitter {
         self.sectors.clear();
         self.groups.clear();
         self.tags.clear();
-        self.tag_gobs.clear();
+        self.tag_sets.clear();
         let mut filtered = false;
         let mut slices: [u32; 2] = [u32::MAX; 2];
         for k in i..end {
@@ -464,7 +482,7 @@ impl Splitter {
             }
             if !self.tags.contains(&tag) {
                 self.tags.push(tag);
-                self.tag_gobs.push(t.block_gob);
+                self.tag_sets.push(texel_set(&t, tag, fetch));
             }
             if slices[0] == u32::MAX {
                 slices[0] = t.z;
@@ -495,9 +513,9 @@ impl Splitter {
         cost.sectors += self.sectors.len() as u64;
         cost.set_accesses += self.tags.len() as u64;
         let mut sets = [0u64; TAG_SETS as usize];
-        for (&tag, &gob) in self.tags.iter().zip(&self.tag_gobs) {
-            // `tag_set` is below TAG_SETS by construction.
-            sets[tag_set(tag, fetch, gob) as usize] += 1;
+        for &set in &self.tag_sets {
+            // Below TAG_SETS by construction.
+            sets[set as usize] += 1;
         }
         cost.set_conflicts += sets.iter().copied().max().unwrap_or(0).saturating_sub(1);
         let slices = filtered.then(|| 1 + u64::from(slices[1] != u32::MAX));
@@ -1090,6 +1108,59 @@ mod tests {
         assert_eq!((c.requests, c.set_conflicts), (8, 0));
         let c = warp3d(&mut s, |l| vec![[0, 0, l]]);
         assert_eq!((c.requests, c.set_accesses, c.set_conflicts), (8, 32, 8));
+    }
+
+    /// run12 (tests/hw/h200/texture_mem/run12, 2D point pairs in a 256 x 256 float array, whose
+    /// blocks are 16 GOBs high): `pair2_f32_256_3`, texels (44, 224) and (92, 88), same x and y
+    /// parity but GOB rows 28 and 11, no conflict; `pair2_f32_256_0`, (35, 103) and (202, 63),
+    /// x parity 0 and 1 in GOB rows 12 and 7, 1 conflict (the H200's counts; without the GOB
+    /// row's flip 1 and 0).
+    #[test]
+    fn texel_sets_flip_the_x_parity_in_odd_gob_rows_of_2d_arrays() {
+        let mut s = Splitter::default();
+        for (pair, conflicts) in [([(44, 224), (92, 88)], 0), ([(35, 103), (202, 63)], 1)] {
+            let c = warp(&mut s, TexAccess::Texture, |l| {
+                pair.get(l as usize).map(|&p| vec![p]).unwrap_or_default()
+            });
+            assert_eq!(
+                (c.requests, c.set_accesses, c.set_conflicts),
+                (1, 2, conflicts)
+            );
+        }
+    }
+
+    /// run9's `f32x4_2d_pt_row_h0_m0000000f` and `f32x4_pt_row_h0_m0000000f`: four 16-byte
+    /// texels 32 bytes apart in row 0 (tag blocks 0 to 3, the last two in the next GOB column)
+    /// make no conflict in a 2D array, whose GOB column flips the y parity of 16-byte texels
+    /// (run12 `rnd2_f32x4_256_*`), and 1 in slice 0 of a 3D array.
+    #[test]
+    fn sixteen_byte_2d_texels_flip_the_y_parity_in_odd_gob_columns() {
+        let mut s = Splitter::default();
+        for (volume, conflicts) in [(false, 0), (true, 1)] {
+            s.clear();
+            for lane in 0..4u8 {
+                let x_byte = 32 * u64::from(lane);
+                s.push(
+                    lane,
+                    Texel {
+                        addr: x_byte,
+                        bytes: 16,
+                        x_byte,
+                        y: 0,
+                        z: 0,
+                        pitch_linear: false,
+                        volume,
+                        block_gob: 0,
+                    },
+                );
+            }
+            let c = s.finish(TexAccess::Texture);
+            assert_eq!(
+                (c.set_accesses, c.set_conflicts),
+                (4, conflicts),
+                "volume {volume}"
+            );
+        }
     }
 
     /// run5 (tests/hw/h200/texture_mem/run5): `n5_s128B` (lines 0-4: lines 0 and 4 share set
