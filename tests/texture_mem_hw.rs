@@ -672,18 +672,8 @@ const ROTATE: &str = "with the H200's block placement, L2 lookups (199,158 again
     lookup of a sector whose fill is still on its way from DRAM as a miss, and the model, \
     without timing, fills at once";
 
-const RANDOM_SETS: &str = "random 2D texels: with the tag lookups exact (f32_point_random \
-    65,490, f32_linear_half_random 91,512) the set conflicts are not (18,427 against 18,286, \
-    +0.8%; 24,388 against 24,433, -0.2%). The sets by x and y parity (flipped in odd slices) are \
-    exact on every structured launch here and on every random point grid of run4 \
-    (tests/texture3d_hw.rs); taking the set from the address instead (bits 7-8, alone, XOR bit 9 \
-    or XOR bits 9-10) breaks structured launches (f32_linear_half_row 961 against 0); cause not \
-    found";
-
 /// (launch, metrics, cause): every (launch, metric) outside its tolerance.
 const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
-    ("f32_linear_half_random", &[CONFLICTS], RANDOM_SETS),
-    ("f32_point_random", &[CONFLICTS], RANDOM_SETS),
     ("f32_1d_linear_half_row", &[L2_HIT], MERGED),
     ("f32_1d_point_stride2", &[L2, L2_HIT], MERGED),
     ("f32_1d_point_stride32", &[L2, L2_HIT], MERGED),

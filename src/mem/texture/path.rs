@@ -7,7 +7,7 @@
 //! seen from a program). Only which texels share sectors and lines depends on the layout; the
 //! base decides nothing but the L2 set and partition, which are hashed.
 
-use super::layout::BlockLinear;
+use super::layout::{BlockLinear, GOB_BYTES};
 use super::request::{Splitter, TexAccess, TexCost, Texel};
 use crate::tex::event::{Geometry, ResourceKind, TexOp, TexRequest};
 
@@ -23,6 +23,11 @@ pub struct TexturePath {
     layouts: Vec<Option<(Geometry, BlockLinear)>>,
     /// The requests of the last instruction ([`Splitter::lines`], [`Splitter::requests`]).
     pub splitter: Splitter,
+}
+
+/// Where array `id`'s texel (0, 0, 0) is.
+fn array_base(id: u32) -> u64 {
+    ARRAY_BASE + (u64::from(id & 0x7ff) << ARRAY_STRIDE_LOG2)
 }
 
 /// The pipe and its memory an instruction uses (`None`: `txq`, which reads no memory).
@@ -67,7 +72,7 @@ impl TexturePath {
         match g.kind {
             ResourceKind::Array(id) => {
                 let l = self.layout(id, g);
-                ARRAY_BASE + (u64::from(id & 0x7ff) << ARRAY_STRIDE_LOG2) + l.offset(x_byte, y, z)
+                array_base(id) + l.offset(x_byte, y, z)
             }
             _ => g.base + u64::from(y) * g.pitch + x_byte,
         }
@@ -93,6 +98,14 @@ impl TexturePath {
             for &[x, y, z] in lane.texels() {
                 let x_byte = u64::from(x) * u64::from(tb);
                 let addr = self.texel_address(&g, [x, y, z]);
+                // The GOB's index within its block (tag sets: [`Texel::block_gob`]).
+                let block_gob = match g.kind {
+                    ResourceKind::Array(id) => {
+                        let l = self.layout(id, &g);
+                        ((addr - array_base(id)) % l.block_bytes() / GOB_BYTES) as u32
+                    }
+                    _ => 0,
+                };
                 self.splitter.push(
                     lane.lane,
                     Texel {
@@ -103,6 +116,7 @@ impl TexturePath {
                         z,
                         pitch_linear: matches!(g.kind, ResourceKind::Pitch2d),
                         volume: g.depth > 1,
+                        block_gob,
                     },
                 );
             }

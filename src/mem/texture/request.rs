@@ -31,19 +31,31 @@
 //!   There are 4 sets. For `tex1Dfetch` the set is bits 7-8 of the 128-byte line's address
 //!   (tests/hw/h200/texture_mem/run5, 481 launches, all exact; bits 7-9 fit 286 of them:
 //!   `n5_s128B`, lines 0-4, has 1 conflict, lines 0 and 4). For texels it is the tag block's
-//!   x parity (x_byte / 32) and y parity (y / 4), both flipped in odd slices: in a block-linear
+//!   x parity (x_byte / 32) and y parity (y / 4), both flipped in odd slices, the x parity also
+//!   flipped in odd GOBs of a 2D array's block (GOB row y / 8 where a block is more than one GOB
+//!   high, [`Texel::block_gob`]; in a 3D array the block's GOBs are its slices, so this is the
+//!   slice flip again): ncu/tex_probe.csv's random 2D grids, `f32_point_random` 18,286 and
+//!   `f32_linear_half_random` 24,433, exactly (18,427 and 24,388 without the GOB flip; in 1D
+//!   arrays, whose block is one GOB, address bit 9 flips nothing: `f32_1d_linear_half_row`
+//!   0, where flipping by it gives 4,095); fitted on those two grids (one of 27 single-bit
+//!   flips), then tested blind on tests/hw/h200/texture_mem/run12: the conflicts of its 260 2D
+//!   launches of 1-, 4- and 8-byte texels (replayed warps of both grids, point pairs in arrays
+//!   with blocks of 16, 4 and 1 GOB, random warps), predicted before the call, all exact
+//!   (the rule without the flip misses 147 of them). 16-byte texels of 2D arrays differ
+//!   ([`texel_set`]): the GOB row flips nothing and the GOB column (x_byte / 64) flips the y
+//!   parity (run12 `rnd2_f32x4_256_*`: fitted on 4 of its 8 random warps, exact on the other 4
+//!   and on run9's `f32x4_2d_*`). In a block-linear
 //!   array these are address bits 8 and 7, but the flip is not bit 9 of every array (taking the
 //!   set from the address, bits 7-8 alone or XOR bit 9 or bits 9-10, breaks 2D launches:
-//!   `f32_linear_half_row` 961 against 0). Exact on every launch of run4 but 7 and of
-//!   ncu/tex_probe.csv but 2, listed with their causes in tests/texture3d_hw.rs and
-//!   tests/texture_mem_hw.rs (e.g. `f32_1d_point_stride32`: 3 per request, 49,152;
+//!   `f32_linear_half_row` 961 against 0). Exact on every launch of ncu/tex_probe.csv and of
+//!   run4 but its 6 random trilinear grids (FOOTPRINT in tests/texture3d_hw.rs) (e.g. `f32_1d_point_stride32`: 3 per request, 49,152;
 //!   `f32_3d_point_colz`: slices of alternating parity, 1 per request; `pair_ABAB`: 2; without
 //!   the flip `f32_100x60x24_linear_row` would have 32,768 against 1,840; 8 sets of x, y and
 //!   z parity miss 51 run4 values). Surface loads and stores (8-lane requests of texel tag
 //!   blocks) follow the texel rule: ncu/tex_probe.csv records 0 for every surface launch
 //!   (`surf_read_*`, `surf_write_*`, 8 lanes of a row or column in 1 or 2 blocks of different
-//!   sets), as the rule gives. 16-byte texels in a 2D array ([`tag_set_2d16`]): the x parity,
-//!   and the y parity flipped in odd GOB columns (x_byte / 64) (tests/hw/h200/texture_mem/run13
+//!   sets), as the rule gives. 16-byte texels in a 2D array ([`texel_set`]): the x parity,
+//!   and the y parity flipped in odd GOB columns (x_byte / 64), found twice, independently (tests/hw/h200/texture_mem/run13
 //!   `f32x4_2d_set_*`, `f32x4_2d256_set_*`: lane 1's block against lane 0's block (0, 0), all
 //!   exact in 64 x 64 and 256 x 256 arrays; run9 `f32x4_2d_pt_row_h0_m0000000f`: blocks 0 to 3
 //!   of row 0, no conflict, where the same lanes in a 3D slice make 1). Narrower texels in
@@ -165,24 +177,29 @@ const TAG_SETS: u64 = 4;
 /// The L1 tag set of a tag lookup: for `tex1Dfetch` (`fetch`) `tag.0` is the 128-byte line,
 /// whose address bits 7-8 give the set; for texels `tag` is the texel-space tag block (32-byte
 /// column x_byte / 32, 4-row block y / 4, slice z), whose x and y parities give the set, both
-/// flipped in odd slices.
-fn tag_set(tag: (u64, u32, u32), fetch: bool) -> u64 {
+/// flipped in odd slices, and the x parity also flipped in odd GOBs of a block (`block_gob`,
+/// [`Texel::block_gob`]: in a 3D array the slice again, in a 2D array whose blocks are more
+/// than one GOB high the GOB row y / 8).
+fn tag_set(tag: (u64, u32, u32), fetch: bool, block_gob: u32) -> u64 {
     if fetch {
         return tag.0 % TAG_SETS;
     }
     let (x, y, z) = (tag.0 & 1, u64::from(tag.1 & 1), u64::from(tag.2 & 1));
-    (x << 1 | y) ^ (3 * z)
+    let g = u64::from(block_gob & 1);
+    ((x ^ g) << 1) | (y ^ z)
 }
 
-/// The L1 tag set of a tag block (`tag` as in [`tag_set`]) of 16-byte texels in a 2D
-/// block-linear array: the x parity (x_byte / 32) and the y parity (y / 4) flipped in odd GOB
-/// columns (x_byte / 64) (tests/hw/h200/texture_mem/run13 `f32x4_2d_set_*`,
-/// `f32x4_2d256_set_*`: lane 1's tag block against lane 0's block (0, 0), in 64 x 64 and
-/// 256 x 256 arrays alike; run9 `f32x4_2d_pt_row_h0_m0000000f`: blocks 0 to 3 of row 0 in 4
-/// sets, no conflict).
-fn tag_set_2d16(tag: (u64, u32, u32)) -> u64 {
-    let (x, gob_x, y) = (tag.0 & 1, tag.0 >> 1 & 1, u64::from(tag.1 & 1));
-    x << 1 | (y ^ gob_x)
+/// The L1 tag set of texel `t`'s tag block `tag` ([`tag_set`]), except for 16-byte texels of 2D
+/// (and 1D) arrays: there the GOB row flips nothing and the GOB column's parity (x_byte / 64)
+/// flips the y parity instead (tests/hw/h200/texture_mem/run12, `rnd2_f32x4_256_*`; found
+/// independently on run13's `f32x4_2d_set_*` and `f32x4_2d256_set_*`, and blind-tested on
+/// run13/blind's 150 random f32x4 point launches: all their conflicts exact).
+fn texel_set(t: &Texel, tag: (u64, u32, u32), fetch: bool) -> u64 {
+    if !fetch && t.bytes == 16 && !t.volume && !t.pitch_linear {
+        let (x, y) = (tag.0 & 1, u64::from(tag.1 & 1));
+        return (x << 1) | (y ^ ((t.x_byte / 64) & 1));
+    }
+    tag_set(tag, fetch, t.block_gob)
 }
 
 /// Which of Nsight Compute's texture-pipe memories an access counts in.
@@ -227,6 +244,11 @@ pub struct Texel {
     /// In a 3D array (depth above 1): its filtered quads are looked up in two passes of two
     /// lanes, and its point-sampled slices share wavefronts by the parity of z.
     pub volume: bool,
+    /// The index of its GOB (64 bytes by 8 rows) within its block of a CUDA array (the
+    /// [`crate::mem::texture::layout`] block's GOBs in y-then-z order: y / 8 within the block in
+    /// a 2D array, the slice within the block in a 3D array; 0 in 1D arrays and in linear and
+    /// pitch-linear memory). Its parity flips the x parity of the tag set ([`tag_set`]).
+    pub block_gob: u32,
 }
 
 /// What one instruction cost in the texture pipe, before the caches.
@@ -271,6 +293,8 @@ pub struct Splitter {
     sectors: Vec<(u64, u32)>,
     groups: Vec<(u64, u32, u32)>,
     tags: Vec<(u64, u32, u32)>,
+    /// The L1 tag set of each of `tags` ([`texel_set`]).
+    tag_sets: Vec<u64>,
     /// Boxes of tag blocks of a filtered 3D pass (lowest and highest block along x, y, z) and
     /// each texel's (box, tag block, L1 tag set).
     boxes: Vec<([u64; 3], [u64; 3])>,
@@ -469,6 +493,7 @@ impl Splitter {
         self.sectors.clear();
         self.groups.clear();
         self.tags.clear();
+        self.tag_sets.clear();
         let mut filtered = false;
         let mut slices: [u32; 2] = [u32::MAX; 2];
         for k in i..end {
@@ -497,6 +522,7 @@ impl Splitter {
             }
             if !self.tags.contains(&tag) {
                 self.tags.push(tag);
+                self.tag_sets.push(texel_set(&t, tag, fetch));
             }
             if slices[0] == u32::MAX {
                 slices[0] = t.z;
@@ -527,15 +553,8 @@ impl Splitter {
         cost.sectors += self.sectors.len() as u64;
         cost.set_accesses += self.tags.len() as u64;
         let mut sets = [0u64; TAG_SETS as usize];
-        let first = self.texels[i].1;
-        let wide_2d = !fetch && first.bytes == 16 && !first.volume && !first.pitch_linear;
-        for &tag in &self.tags {
-            // `tag_set` and `tag_set_2d16` are below TAG_SETS by construction.
-            let set = if wide_2d {
-                tag_set_2d16(tag)
-            } else {
-                tag_set(tag, fetch)
-            };
+        for &set in &self.tag_sets {
+            // Below TAG_SETS by construction.
             sets[set as usize] += 1;
         }
         cost.set_conflicts += sets.iter().copied().max().unwrap_or(0).saturating_sub(1);
@@ -571,7 +590,7 @@ impl Splitter {
                 self.box_tags.push((
                     usize::MAX,
                     tag,
-                    tag_set((tag[0], tag[1] as u32, tag[2] as u32), false),
+                    tag_set((tag[0], tag[1] as u32, tag[2] as u32), false, t.block_gob),
                 ));
                 k += 1;
             }
@@ -634,11 +653,7 @@ impl Splitter {
         for k in i..end {
             let t = self.texels[k].1;
             let tag = (t.x_byte / 32, t.y / 4, t.z);
-            let set = if t.volume {
-                tag_set(tag, false)
-            } else {
-                tag_set_2d16(tag)
-            };
+            let set = texel_set(&t, tag, false);
             let port = ((t.x_byte >> 4 ^ t.x_byte >> 5) as u32 ^ t.y >> 2) & 1
                 | ((t.y >> 1 ^ t.z) & 1) << 1;
             let fits = |w: u64| {
@@ -710,7 +725,7 @@ fn fetch_wavefronts(texels: &[(u8, Texel)]) -> u64 {
     let mut pass = [0usize; LANES];
     for k in 0..n {
         let line = texels[k].1.addr / 128;
-        let set = tag_set((line, 0, 0), true);
+        let set = tag_set((line, 0, 0), true, 0);
         // The line's first lane: the distinct lines of its set before it are its rank.
         let first = (0..k)
             .find(|&j| texels[j].1.addr / 128 == line)
@@ -719,7 +734,7 @@ fn fetch_wavefronts(texels: &[(u8, Texel)]) -> u64 {
             .filter(|&j| {
                 let l = texels[j].1.addr / 128;
                 l != line
-                    && tag_set((l, 0, 0), true) == set
+                    && tag_set((l, 0, 0), true, 0) == set
                     && (0..j).all(|i| texels[i].1.addr / 128 != l)
             })
             .count();
@@ -808,6 +823,7 @@ mod tests {
                         z: 0,
                         pitch_linear: false,
                         volume: false,
+                        block_gob: (y >> 3) & 15,
                     },
                 );
             }
@@ -871,6 +887,7 @@ mod tests {
                     z: 0,
                     pitch_linear,
                     volume: false,
+                    block_gob: 0,
                 };
                 s.push(lane as u8, t);
             }
@@ -901,6 +918,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -968,6 +986,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -1011,6 +1030,7 @@ mod tests {
                             z,
                             pitch_linear: false,
                             volume: true,
+                            block_gob: z,
                         },
                     );
                 }
@@ -1050,6 +1070,7 @@ mod tests {
                         z: 0,
                         pitch_linear: false,
                         volume,
+                        block_gob: 0,
                     },
                 );
             }
@@ -1085,6 +1106,7 @@ mod tests {
                 z: 0,
                 pitch_linear: false,
                 volume: true,
+                block_gob: 0,
             },
         );
         assert_eq!(s.finish(TexAccess::Texture).wavefronts, 1);
@@ -1114,6 +1136,9 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume,
+                        block_gob: (l.offset(x_byte, y, z) % l.block_bytes()
+                            / crate::mem::texture::layout::GOB_BYTES)
+                            as u32,
                     },
                 );
             }
@@ -1182,6 +1207,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -1225,6 +1251,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume: true,
+                        block_gob: z,
                     },
                 );
             }
@@ -1315,6 +1342,59 @@ mod tests {
         assert_eq!((c.requests, c.set_accesses, c.set_conflicts), (8, 32, 8));
     }
 
+    /// run12 (tests/hw/h200/texture_mem/run12, 2D point pairs in a 256 x 256 float array, whose
+    /// blocks are 16 GOBs high): `pair2_f32_256_3`, texels (44, 224) and (92, 88), same x and y
+    /// parity but GOB rows 28 and 11, no conflict; `pair2_f32_256_0`, (35, 103) and (202, 63),
+    /// x parity 0 and 1 in GOB rows 12 and 7, 1 conflict (the H200's counts; without the GOB
+    /// row's flip 1 and 0).
+    #[test]
+    fn texel_sets_flip_the_x_parity_in_odd_gob_rows_of_2d_arrays() {
+        let mut s = Splitter::default();
+        for (pair, conflicts) in [([(44, 224), (92, 88)], 0), ([(35, 103), (202, 63)], 1)] {
+            let c = warp(&mut s, TexAccess::Texture, |l| {
+                pair.get(l as usize).map(|&p| vec![p]).unwrap_or_default()
+            });
+            assert_eq!(
+                (c.requests, c.set_accesses, c.set_conflicts),
+                (1, 2, conflicts)
+            );
+        }
+    }
+
+    /// run9's `f32x4_2d_pt_row_h0_m0000000f` and `f32x4_pt_row_h0_m0000000f`: four 16-byte
+    /// texels 32 bytes apart in row 0 (tag blocks 0 to 3, the last two in the next GOB column)
+    /// make no conflict in a 2D array, whose GOB column flips the y parity of 16-byte texels
+    /// (run12 `rnd2_f32x4_256_*`), and 1 in slice 0 of a 3D array.
+    #[test]
+    fn sixteen_byte_2d_texels_flip_the_y_parity_in_odd_gob_columns() {
+        let mut s = Splitter::default();
+        for (volume, conflicts) in [(false, 0), (true, 1)] {
+            s.clear();
+            for lane in 0..4u8 {
+                let x_byte = 32 * u64::from(lane);
+                s.push(
+                    lane,
+                    Texel {
+                        addr: x_byte,
+                        bytes: 16,
+                        x_byte,
+                        y: 0,
+                        z: 0,
+                        pitch_linear: false,
+                        volume,
+                        block_gob: 0,
+                    },
+                );
+            }
+            let c = s.finish(TexAccess::Texture);
+            assert_eq!(
+                (c.set_accesses, c.set_conflicts),
+                (4, conflicts),
+                "volume {volume}"
+            );
+        }
+    }
+
     /// run5 (tests/hw/h200/texture_mem/run5): `n5_s128B` (lines 0-4: lines 0 and 4 share set
     /// 0, 1 conflict; 8 sets would give 0), `n8_s128B` (lines 0-7: 2 per set, 1) and `n3_s256B`
     /// (lines 0, 2, 4: 1), all in one 8-lane request.
@@ -1339,6 +1419,7 @@ mod tests {
                         z: 0,
                         pitch_linear: false,
                         volume: false,
+                        block_gob: 0,
                     },
                 );
             }
@@ -1381,6 +1462,7 @@ mod tests {
                         z: 0,
                         pitch_linear: false,
                         volume: false,
+                        block_gob: 0,
                     },
                 );
             }
