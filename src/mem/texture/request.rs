@@ -96,8 +96,10 @@
 //!   with that cause.
 //! - 3D arrays (source: tests/hw/h200/texture_mem/run4/, tests/hw/texture_mem/tex3_probe.cu,
 //!   252 launches; tests/texture3d_hw.rs):
-//!   - a filtered quad is looked up in two passes, lanes 4k and 4k+1, then 4k+2 and 4k+3, each
-//!     with its own sectors and tags, except where its active lanes fit one pass: lanes within
+//!   - a filtered quad is looked up in two passes, lanes 4k and 4k+1, then 4k+2 and 4k+3, or,
+//!     for a quad of four lanes, lanes 4k and 4k+2, then 4k+1 and 4k+3, by where its lanes lie
+//!     ([`column_passes`]: lane 4k pairs with the lane in its slice, else the nearer in rows;
+//!     tests/hw/h200/texture_mem/run14), each with its own sectors and tags, except where its active lanes fit one pass: lanes within
 //!     {4k, 4k+2} or {4k+1, 4k+3} (a column of the quad) or within one of those pairs take one
 //!     (tests/hw/h200/texture_mem/run9, every subset of a quad's lanes for f32x4, u16x4, u8x4,
 //!     f32x2 and f32, tests/texture_partial_hw.rs: lanes 0 and 2 at one point, 2 sectors as one
@@ -390,7 +392,14 @@ impl Splitter {
                 // A filtered quad of a 3D array: passes of two lanes ([`quad_passes`]: lanes 4k
                 // and 4k+1, then 4k+2 and 4k+3, where the lanes are not within one of those
                 // pairs or one column), each looking its sectors and tags up on its own.
-                let (pass_of, _, _) = quad_passes(quad_mask(&self.texels[i..end]));
+                let mask = quad_mask(&self.texels[i..end]);
+                let (mut pass_of, _, _) = quad_passes(mask);
+                if mask == 0b1111 && column_passes(&self.texels[i..end]) {
+                    // Lanes 0 and 2, then 1 and 3: the lanes of a pass next to each other
+                    // (stable, so each lane's texels keep their order).
+                    pass_of = [0, 1, 0, 1];
+                    self.texels[i..end].sort_by_key(|t| (pass_of[usize::from(t.0 % 4)], t.0 % 4));
+                }
                 let lane_pass = |t: &(u8, Texel)| pass_of[usize::from(t.0 % 4)];
                 let mut j = i;
                 while j < end {
@@ -776,13 +785,53 @@ fn quad_mask(texels: &[(u8, Texel)]) -> u8 {
     texels.iter().fold(0u8, |m, t| m | 1 << (t.0 % 4))
 }
 
+/// Whether a whole filtered quad of a 3D array (all four lanes active), `texels` in lane order,
+/// is looked up as lanes 0 and 2, then 1 and 3, rather than [`quad_passes`]'s lanes 0 and 1,
+/// then 2 and 3. Each lane's place is its lowest row and slice; lane 0 pairs with lane 1 or lane
+/// 2 (and the other two form the second pass) by, in order:
+/// 1. the one in lane 0's slice, where the other is not;
+/// 2. the one nearer in rows (|y - y0|);
+/// 3. lane 2 where both are as near and lane 2 lies above lane 0 (y < y0), else lane 1.
+///
+/// Measured on the H200 (tests/hw/h200/texture_mem/run14, tests/hw/texture_mem/gen_run14.py):
+/// fitted on the 516 single f32 quads of run14 and run12 whose two pairings differ in tag
+/// lookups or set conflicts (every one exact; the rows alone, step 2 with ties to lane 1, fit
+/// 470; lanes 0 and 1 always, the rule before, 142), then exact, without refitting, on the tags
+/// and conflicts of all 220 replayed warps of run12 (`r3w_*`, 1,760 quads of f32_32x16x4,
+/// f32_64, u8_64 and f32_100x60x24; tests/texture_random_hw.rs) and on the set conflicts of five
+/// of run4's six random trilinear grids (f32x2_64_linear_random's tags agree, its conflicts
+/// not: tests/texture3d_hw.rs FOOTPRINT). Columns (x) play no part that these records show;
+/// quads of three lanes keep [`quad_passes`]. Each pass's wavefronts are counted on these
+/// passes too (run14: 305 of 485 quads exact, 159 on lanes 0-1/2-3).
+fn column_passes(texels: &[(u8, Texel)]) -> bool {
+    // (lowest row, lowest slice) of each lane.
+    let mut at = [(u32::MAX, u32::MAX); 4];
+    for (lane, t) in texels {
+        let e = &mut at[usize::from(lane % 4)];
+        e.0 = e.0.min(t.y);
+        e.1 = e.1.min(t.z);
+    }
+    let (y0, z0) = at[0];
+    let (in1, in2) = (at[1].1 == z0, at[2].1 == z0);
+    if in1 != in2 {
+        return in2;
+    }
+    let dy = |l: usize| i64::from(at[l].0) - i64::from(y0);
+    let (a, b) = (dy(1), dy(2));
+    if a.abs() != b.abs() {
+        return b.abs() < a.abs();
+    }
+    b < 0
+}
+
 /// The passes of a filtered 3D quad (and a filtered 2D quad of 16-byte texels) whose active
 /// lanes are `mask` (bit l: lane 4k + l), measured on the H200 (tests/hw/h200/texture_mem/run9,
 /// every subset of a quad's lanes for f32x4, u16x4, u8x4, f32x2 and f32,
 /// tests/texture_partial_hw.rs; run4's `pair_*` for whole quads): a pass has two lane slots;
 /// lanes within {0, 2} or within {1, 3} take one pass (slots: the upper lane, the lower lane;
 /// `*_same_h7_m00000005`: 2 sectors, as one lane), else lanes within {0, 1} or {2, 3} one pass,
-/// else two passes, lanes 0 and 1, then 2 and 3 (diagonal pairs and three or four lanes; which
+/// else two passes, lanes 0 and 1, then 2 and 3 (diagonal pairs and three or four lanes; four
+/// lanes of a 3D quad may pair as lanes 0 and 2, then 1 and 3 instead: [`column_passes`]; which
 /// pairs three lanes form is not told apart by run9, whose footprints there are equal). Returns
 /// each lane's pass (lanes of a pass stay next to each other in lane order), the passes, and
 /// whether the last pass's second slot holds a lane (lane 2 or 3 in a column pass, lane 3 in
