@@ -21,7 +21,7 @@
 #[path = "common/texture3d.rs"]
 mod texture3d;
 
-use texture3d::{compare_run, Exclusion, CONFLICTS, L1_HIT, SECTORS, TAGS, WAVES};
+use texture3d::{compare_run, Exclusion, L1_HIT, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run12";
 

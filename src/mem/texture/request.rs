@@ -1555,4 +1555,70 @@ mod tests {
             assert_eq!(fetch_waves(&mut s, &idx), want, "{name}");
         }
     }
+
+    /// Quads whose pairing the H200 decided in run14 (tests/hw/h200/texture_mem/run14, sectors,
+    /// tags and conflicts of one pairing only): each lane's lowest texel (x, y, z) of its
+    /// trilinear footprint (2 x 2 x 2 texels of a 64 x 64 x 64 or 32 x 16 x 4 f32 array), and
+    /// whether the H200 took lanes 0-2/1-3.
+    #[test]
+    fn column_passes_pick_the_h200_pairing() {
+        type Quad = [(u32, u32, u32); 4];
+        let h200: [(&str, Quad, bool); 6] = [
+            // lane 2 nearer in rows, lane 1 in lane 0's slice: the slice first
+            (
+                "pm_1_0123",
+                [(21, 51, 46), (18, 47, 46), (13, 54, 49), (18, 50, 48)],
+                false,
+            ),
+            // lane 2 in lane 0's slice though 10 rows away, lane 1 9 rows and 30 slices away
+            (
+                "ax_1_y10",
+                [(10, 43, 5), (19, 52, 35), (10, 53, 5), (19, 52, 35)],
+                true,
+            ),
+            // lane 2 in lane 0's slice, 11 rows away; lane 1 one row away in the slice below
+            (
+                "rs_2",
+                [(2, 3, 2), (2, 4, 1), (13, 14, 2), (17, 4, 3)],
+                true,
+            ),
+            // neither in lane 0's slice: the nearer in rows (lane 2, 2 rows against 3)
+            (
+                "pm_0_0123",
+                [(51, 13, 15), (53, 16, 16), (49, 15, 14), (55, 19, 12)],
+                true,
+            ),
+            // as near in rows, lane 2 above lane 0 (y - y0 = -2): lanes 0 and 2
+            (
+                "sh_8_0",
+                [(36, 25, 19), (38, 23, 18), (29, 23, 25), (30, 26, 23)],
+                true,
+            ),
+            // as near in rows (the same row): lanes 0 and 1
+            (
+                "re_3",
+                [(16, 0, 2), (10, 0, 1), (15, 0, 3), (3, 1, 0)],
+                false,
+            ),
+        ];
+        for (name, lanes, want) in h200 {
+            let mut texels = Vec::new();
+            for (lane, &(x, y, z)) in lanes.iter().enumerate() {
+                for (dx, dy, dz) in (0..8).map(|k| (k & 1, k >> 1 & 1, k >> 2)) {
+                    let t = Texel {
+                        addr: 0,
+                        bytes: 4,
+                        x_byte: u64::from(x + dx) * 4,
+                        y: y + dy,
+                        z: z + dz,
+                        pitch_linear: false,
+                        volume: true,
+                        block_gob: 0,
+                    };
+                    texels.push((lane as u8, t));
+                }
+            }
+            assert_eq!(column_passes(&texels), want, "{name}");
+        }
+    }
 }
