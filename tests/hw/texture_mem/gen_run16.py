@@ -16,6 +16,8 @@ Families, each varying one thing from the base:
                   line; two sets); an extra lane in P's pass 0; P pass 1 holding 2 lanes.
   m_V             several requests: P+S+S, F+S (no P), S+S (no P), P+P+S, S with two passes
                   after P, P and S in one request plus F, F+S+P, F+F+S+P.
+  ctl_X           run11/call2's x_X repeated verbatim (x_0, x_4, x_7, x_20, x_32, x_57 shared
+                  there; x_2, x_59 did not).
   rb_N            blind random sparse launches: 2-4 groups of 1-3 lanes, drawn around P/S/F.
 Usage: python3 gen_run16.py [CASES]  (prints the count on stderr)
 """
@@ -163,6 +165,18 @@ for i in range(120):
         if sum(e >= 0 for e in row) >= 3:
             break
     add(f'rb_{i}', row)
+
+# ctl: run11/call2 launches again, verbatim.
+here = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
+for cand in (here + '/../h200/texture_mem/run11/call2/cases.txt', here + '/cases11b.txt'):
+    try:
+        src = {l.split()[0]: [int(e) for e in l.split()[1:33]] for l in open(cand)}
+        break
+    except OSError:
+        src = None
+assert src is not None, 'run11/call2 cases.txt not found'
+for x in ('x_0', 'x_4', 'x_7', 'x_20', 'x_32', 'x_57', 'x_2', 'x_59'):
+    add('ctl_' + x.split('_')[1], src[x])
 
 out = sys.stdout if len(sys.argv) < 2 else open(sys.argv[1], 'w')
 for name, row in cases:
