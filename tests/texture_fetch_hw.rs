@@ -8,15 +8,15 @@
 //! the H200's SASS of the same kernel is `logs/fetch_probe.sass`). run8/ and run8/call2/ (helper
 //! tscat2: 882 and 512 launches of the same kernel, lane pairs x sectors and lane triples; README
 //! there), run10/ (helper tscat3: 400 random lane sets, README there), run11/ and run11/call2/
-//! (helper tscat5: 1099 systematic and 300 random launches, README there) are compared the same
-//! way.
+//! (helper tscat5: 1099 systematic and 300 random launches, README there) and run16/ (helper
+//! tshare: 274 cross-request launches, README there) are compared the same way.
 //!
 //! Compared exactly (one warp each): requests, sectors, L1 hits, tag lookups, L1 tag-set conflicts
 //! (4 sets: address bits 7-8 of the 128-byte line, src/mem/texture/request.rs) and wavefronts
 //! (the pair-class rule of request.rs's `fetch_wavefronts`, docs/notes/issue-10-tscat5.md).
-//! The one class it does not model, sharing of a wavefront across 8-lane groups (SHARED), is a
-//! named set of launches per recording, asserted exactly: the test fails once any of them agrees
-//! or another launch stops agreeing.
+//! The one class it does not model, wavefronts saved by later 8-lane requests (SHARED), is a
+//! named set of launches per recording with the model's excess, asserted exactly: the test fails
+//! once any of them agrees or another launch stops agreeing.
 
 #[path = "common/linear_fetch.rs"]
 mod linear_fetch;
@@ -147,19 +147,26 @@ fn simulate(dir: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
     out
 }
 
-/// SHARED: the wavefront rule is per 8-lane request, and the H200 takes ONE wavefront less than
-/// the sum over requests on these launches (the model one above, never below). Every one has a
-/// request with two tag passes (two lines in one L1 set) and another request with a split lane
-/// (a pair 2k, 2k+1 that conflicts); 150 of the 174 recorded launches with both (run5, run10,
-/// run11/call2) agree, so the class is necessary, not sufficient; no launch without both differs
-/// (docs/notes/issue-10-tscat5.md).
-const SHARED: &str = "a wavefront shared across 8-lane requests (two tag passes in one, a split \
-    lane in another)";
+/// SHARED: the wavefront rule is per 8-lane request, and the H200 takes fewer wavefronts than the
+/// sum over requests on these launches (the model above, never below). run16 (helper tshare,
+/// docs/notes/issue-10-tshare.md) shows the class: a request that is not the first active one
+/// of the instruction, whose active lanes lie in one quad (4 lanes) and in one tag pass, takes
+/// the wavefronts of the position rule alone (no pair conflict, no split lanes), so fewer where
+/// the pair rule split a pair. That rule (tests/hw/texture_mem/analyse_run16.py) is exact on
+/// every launch below but was found on run16, after its call, so it is not in the model yet.
+const SHARED: &str = "wavefronts saved by later single-quad requests (no pair split there)";
 
 /// Compares every launch of `dir`: EXACT and wavefronts exactly, except wavefronts of the launches
 /// named in `shared`, which must differ, with the model one above the H200 (SHARED). Any other
 /// difference fails. Returns the values compared.
 fn compare(dir: &str, launches_expected: usize, shared: &[&str]) -> usize {
+    let shared: Vec<(&str, f64)> = shared.iter().map(|n| (*n, 1.0)).collect();
+    compare_by(dir, launches_expected, &shared)
+}
+
+/// As [`compare`], where the wavefronts of each launch named in `shared` must be exactly the
+/// given number above the H200's (SHARED).
+fn compare_by(dir: &str, launches_expected: usize, shared: &[(&str, f64)]) -> usize {
     let hw = recording(dir);
     let sim = simulate(dir);
     assert_eq!(sim.len(), launches_expected, "{dir}: launches");
@@ -177,8 +184,8 @@ fn compare(dir: &str, launches_expected: usize, shared: &[&str]) -> usize {
             if got == want {
                 continue;
             }
-            if *metric == WAVES && got == want + 1.0 {
-                differ.push(name.as_str());
+            if *metric == WAVES && got > want {
+                differ.push((name.as_str(), got - want));
                 println!("SHARED: {name} {metric}: sim {got}, H200 {want}");
             } else {
                 bad.push(format!("{name} {metric}: sim {got}, H200 {want}"));
@@ -186,13 +193,13 @@ fn compare(dir: &str, launches_expected: usize, shared: &[&str]) -> usize {
         }
     }
     println!(
-        "{dir}: {n} values compared, {} wavefront counts one above the H200 ({SHARED})",
+        "{dir}: {n} values compared, {} wavefront counts above the H200 ({SHARED})",
         differ.len()
     );
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));
     assert_eq!(n, launches_expected * 6, "{dir}: values compared");
-    let mut want: Vec<&str> = shared.to_vec();
-    want.sort_unstable();
+    let mut want: Vec<(&str, f64)> = shared.to_vec();
+    want.sort_unstable_by(|a, b| a.0.cmp(b.0));
     assert_eq!(
         differ, want,
         "{dir}: the launches whose wavefronts differ ({SHARED})"
@@ -253,6 +260,174 @@ fn tex1dfetch_blind_random_launches_against_the_h200() {
             "x_0", "x_3", "x_4", "x_7", "x_8", "x_9", "x_11", "x_12", "x_14", "x_17", "x_20",
             "x_25", "x_30", "x_32", "x_36", "x_37", "x_38", "x_40", "x_45", "x_47", "x_56", "x_57",
             "x_58",
+        ],
+    );
+}
+
+/// run16 (helper tshare): 274 launches of the same kernel around cross-request sharing
+/// (systematic families and 120 random sparse launches, README there): the model is above the
+/// H200 on these 153, by one wavefront per later single-quad request with a split pair (SHARED).
+const DIR16: &str = "tests/hw/h200/texture_mem/run16";
+
+#[test]
+fn tex1dfetch_cross_request_probes_against_the_h200() {
+    compare_by(
+        DIR16,
+        274,
+        &[
+            ("ord_0_1", 1.0),
+            ("ord_0_1_f", 1.0),
+            ("ord_0_2", 1.0),
+            ("ord_0_2_f", 1.0),
+            ("ord_0_3", 1.0),
+            ("ord_0_3_f", 1.0),
+            ("ord_1_2", 1.0),
+            ("ord_1_2_f", 1.0),
+            ("ord_1_3", 1.0),
+            ("ord_1_3_f", 1.0),
+            ("ord_2_1_f", 1.0),
+            ("ord_2_3", 1.0),
+            ("ord_2_3_f", 1.0),
+            ("ord_3_1_f", 1.0),
+            ("ord_3_2_f", 1.0),
+            ("sd_1_4_0", 1.0),
+            ("sd_1_4_6", 1.0),
+            ("sd_1_4_27", 1.0),
+            ("sd_1_5_0", 1.0),
+            ("sd_1_5_6", 1.0),
+            ("sd_1_5_27", 1.0),
+            ("sd_1_16_0", 1.0),
+            ("sd_1_16_6", 1.0),
+            ("sd_1_16_27", 1.0),
+            ("sd_1_17_0", 1.0),
+            ("sd_1_17_6", 1.0),
+            ("sd_1_17_27", 1.0),
+            ("sd_1_20_0", 1.0),
+            ("sd_1_20_6", 1.0),
+            ("sd_1_20_27", 1.0),
+            ("sd_1_21_0", 1.0),
+            ("sd_1_21_6", 1.0),
+            ("sd_1_21_27", 1.0),
+            ("sd_0_4_0", 1.0),
+            ("sd_0_4_6", 1.0),
+            ("sd_0_4_27", 1.0),
+            ("sd_0_16_0", 1.0),
+            ("sd_0_16_6", 1.0),
+            ("sd_0_16_27", 1.0),
+            ("sd_0_20_0", 1.0),
+            ("sd_0_20_6", 1.0),
+            ("sd_0_20_27", 1.0),
+            ("s3_2_a", 1.0),
+            ("s3_2_c", 1.0),
+            ("s3_2_d", 1.0),
+            ("s3_3_a", 1.0),
+            ("s3_3_c", 1.0),
+            ("s3_3_d", 1.0),
+            ("sk_0", 1.0),
+            ("sk_0_f", 1.0),
+            ("sk_1", 1.0),
+            ("sk_1_f", 1.0),
+            ("sk_2", 1.0),
+            ("sk_2_f", 1.0),
+            ("sk_3", 1.0),
+            ("sk_3_f", 1.0),
+            ("p_02_0", 1.0),
+            ("p_02_1", 1.0),
+            ("p_07_0", 1.0),
+            ("p_07_1", 1.0),
+            ("p_34_0", 1.0),
+            ("p_34_1", 1.0),
+            ("p_16_0", 1.0),
+            ("p_16_1", 1.0),
+            ("p_3pass_0", 1.0),
+            ("p_1line_0", 1.0),
+            ("p_2sets_0", 1.0),
+            ("p_extra0_0", 1.0),
+            ("p_two1_0", 1.0),
+            ("p_3pass_1", 1.0),
+            ("p_1line_1", 1.0),
+            ("p_2sets_1", 1.0),
+            ("p_extra0_1", 1.0),
+            ("p_two1_1", 1.0),
+            ("m_PSS_0", 2.0),
+            ("m_PxSS_0", 2.0),
+            ("m_FS_0", 1.0),
+            ("m_SS_0", 1.0),
+            ("m_FSS_0", 2.0),
+            ("m_PPS_0", 1.0),
+            ("m_FSP_0", 1.0),
+            ("m_FFSP_0", 1.0),
+            ("m_PSP_0", 1.0),
+            ("m_PSS_1", 2.0),
+            ("m_PxSS_1", 2.0),
+            ("m_FS_1", 1.0),
+            ("m_SS_1", 1.0),
+            ("m_FSS_1", 2.0),
+            ("m_PPS_1", 1.0),
+            ("m_FSP_1", 1.0),
+            ("m_FFSP_1", 1.0),
+            ("m_PSP_1", 1.0),
+            ("m_PSS_2", 2.0),
+            ("m_PxSS_2", 2.0),
+            ("m_FS_2", 1.0),
+            ("m_SS_2", 1.0),
+            ("m_FSS_2", 2.0),
+            ("m_PPS_2", 1.0),
+            ("m_FSP_2", 1.0),
+            ("m_FFSP_2", 1.0),
+            ("m_PSP_2", 1.0),
+            ("rb_1", 1.0),
+            ("rb_8", 1.0),
+            ("rb_11", 2.0),
+            ("rb_12", 2.0),
+            ("rb_15", 1.0),
+            ("rb_18", 1.0),
+            ("rb_19", 1.0),
+            ("rb_20", 1.0),
+            ("rb_21", 1.0),
+            ("rb_28", 1.0),
+            ("rb_31", 1.0),
+            ("rb_36", 1.0),
+            ("rb_38", 1.0),
+            ("rb_40", 1.0),
+            ("rb_42", 2.0),
+            ("rb_48", 1.0),
+            ("rb_49", 1.0),
+            ("rb_50", 1.0),
+            ("rb_58", 1.0),
+            ("rb_61", 1.0),
+            ("rb_64", 1.0),
+            ("rb_65", 2.0),
+            ("rb_70", 1.0),
+            ("rb_71", 1.0),
+            ("rb_75", 1.0),
+            ("rb_76", 1.0),
+            ("rb_80", 1.0),
+            ("rb_81", 1.0),
+            ("rb_83", 1.0),
+            ("rb_85", 1.0),
+            ("rb_86", 1.0),
+            ("rb_93", 1.0),
+            ("rb_95", 2.0),
+            ("rb_97", 1.0),
+            ("rb_98", 1.0),
+            ("rb_99", 1.0),
+            ("rb_100", 1.0),
+            ("rb_102", 1.0),
+            ("rb_103", 2.0),
+            ("rb_107", 1.0),
+            ("rb_108", 1.0),
+            ("rb_109", 1.0),
+            ("rb_110", 2.0),
+            ("rb_114", 1.0),
+            ("rb_115", 1.0),
+            ("rb_119", 3.0),
+            ("ctl_0", 1.0),
+            ("ctl_4", 1.0),
+            ("ctl_7", 1.0),
+            ("ctl_20", 1.0),
+            ("ctl_32", 1.0),
+            ("ctl_57", 1.0),
         ],
     );
 }
