@@ -15,7 +15,8 @@ and DIR/arrays.txt as the probe writes them. Lane l at texel (x, y, z); byte x =
   bm_*: every pair of lanes of the 37 single-quad launches of run13/blind that the 16-byte
       rule misses, and 10 of them again whole (bm_*_again);
   rn_*: the blind set: random.Random(20261215), f32x2 u16x4 f32 u8x4 u8, one quad of 2 to 4
-      lanes in a window 256 bytes x 16 rows (x 4 slices), 2D and 3D, and whole warps (wn_*).
+      lanes in a window 256 bytes (u8: the array's 64) x 16 rows (x 4 slices), 2D and 3D, and
+      whole warps (wn_*).
 """
 import os
 import random
@@ -237,10 +238,10 @@ for k in ["f32x2", "u16x4", "f32", "u8x4", "u8"]:
         for n in range(10):
             m = R.choice([2, 3, 4, 4])
             lanes = sorted(R.sample(range(4), m))
-            g.launch(f"rn_{n:02d}", a, {l: (R.randrange(256 // b), R.randrange(16), R.randrange(wz))
+            g.launch(f"rn_{n:02d}", a, {l: (R.randrange(min(256 // b, 64)), R.randrange(16), R.randrange(wz))
                                        for l in lanes})
         for n in range(2):
-            g.launch(f"wn_{n:02d}", a, {l: (R.randrange(256 // b), R.randrange(16), R.randrange(wz))
+            g.launch(f"wn_{n:02d}", a, {l: (R.randrange(min(256 // b, 64)), R.randrange(16), R.randrange(wz))
                                        for l in range(32)})
 
 if __name__ == "__main__":
