@@ -13,12 +13,14 @@ of a request (quad), in lane order, join the first wavefront in which every texe
 tag block lies in another L1 tag set (the model's sets) and on another port; else they open one.
 The port of a texel of byte x X, row y, slice z is the tuple of bits
   16-byte texels: (X4 ^ X5 ^ y2, y0, y1, y4, z0, z1)  [the largest port run13's pairs allow];
-  8-byte texels:  (X4, y0, y1, y2, y4, z0);
-  4- and 1-byte:  (X4, y0, y1, y2, y4, z0) in 2D arrays, (X4, y0, y1, y4, z0) in 3D arrays;
-i.e. texels of two blocks conflict where they differ only in X5, X6, X7, y3 (and in 3D z1, and
-for 4- and 1-byte texels y2), the differences run13's pairs of other sets measured as
-conflicts; for 1- to 8-byte texels rule N is exact on all 351 point launches of run13 (fitted
-on its pairs), for 16-byte texels it is 52 below the H200 on run13 + run13/blind.
+  8-byte texels:  (X4, y0, y1, y2, z0);
+  4- and 1-byte:  (X4, y0, y1, y2, z0) in 2D arrays, (X4, y0, y1, z0) in 3D arrays;
+i.e. texels of two blocks conflict where they differ only in X5 and up, y3 and up (and in 3D
+z1, and for 4- and 1-byte texels y2), the differences run13's pairs of other sets measured as
+conflicts (y4: ncu/tex_probe.csv quadset_y0_8_16_24, f32 rows 0, 8, 16 and 24 of a column, 4
+per quad, and run12's pair2_f32_*, 109 of 112 with y4 a conflict, 84 with y4 a port bit); for
+1- to 8-byte texels rule N is exact on all 351 point launches of run13 (fitted on its pairs),
+for 16-byte texels it is 52 below the H200 on run13 + run13/blind.
 """
 import math
 import sys
@@ -40,7 +42,7 @@ def port(x, y, z, b, vol):
     if b == 16:
         return ((x >> 4 ^ x >> 5 ^ y >> 2) & 1, yb[0], yb[1], yb[4], z & 1, z >> 1 & 1)
     y2 = yb[2] if (b == 8 or not vol) else 0
-    return (x >> 4 & 1, yb[0], yb[1], y2, yb[4], z & 1)
+    return (x >> 4 & 1, yb[0], yb[1], y2, z & 1)
 
 
 def rule_n(texels, b, vol):
