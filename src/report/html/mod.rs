@@ -666,6 +666,11 @@ fn histogram(s: &InstSample) -> String {
     histogram_of(&s.histogram)
 }
 
+/// `n noun` or `n nouns`, `n` with thousands separators.
+fn counted(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 /// `cost in executions, ...`, lowest cost first.
 fn histogram_of(h: &[(u32, u64)]) -> String {
     h.iter()
@@ -972,9 +977,9 @@ fn texel_diagrams(l: &LaunchReport, d: &LaunchDetail) -> Vec<Diagram> {
                 };
                 let row_major = match m.row_major_sectors {
                     Some(rm) => format!(
-                        "; in a row-major buffer ({} bytes per row, as global loads would read the image) the same texels lie in {} sectors",
+                        "; in a row-major buffer ({} bytes per row, as global loads would read the image) the same texels lie in {}",
                         thousands(u64::from(res.extent[0]) * u64::from(res.texel_bytes)),
-                        thousands(rm as u64)
+                        counted(rm as u64, "sector")
                     ),
                     None => String::new(),
                 };
@@ -988,17 +993,18 @@ fn texel_diagrams(l: &LaunchReport, d: &LaunchDetail) -> Vec<Diagram> {
                     String::new()
                 };
                 let caption = format!(
-                    "{which}: block ({},{},{}) warp {}: {} lanes, {footprint}, {} distinct texels in {} sectors of 32 bytes ({} lines of 128){row_major}; the texture pipe looked up {} sectors in {} requests (a request per {} lanes, each looks up its own sectors){cut}; {} of {} executions cost this",
+                    "{which}: block ({},{},{}) warp {}: {}, {footprint}, {} distinct texel{} in {} of 32 bytes ({} of 128){row_major}; the texture pipe looked up {} in {} (a request per {} lanes, each looks up its own sectors){cut}; {} of {} executions cost this",
                     inst.block[0],
                     inst.block[1],
                     inst.block[2],
                     inst.warp,
-                    inst.lanes.len(),
+                    counted(inst.lanes.len() as u64, "lane"),
                     thousands(m.texels as u64),
-                    thousands(m.sectors.len() as u64),
-                    thousands(m.lines as u64),
-                    thousands(u64::from(inst.cost)),
-                    thousands(u64::from(inst.requests)),
+                    if m.texels == 1 { "" } else { "s" },
+                    counted(m.sectors.len() as u64, "sector"),
+                    counted(m.lines as u64, "line"),
+                    counted(u64::from(inst.cost), "sector"),
+                    counted(u64::from(inst.requests), "request"),
                     lanes_per_request,
                     thousands(inst.executions),
                     thousands(s.executions)
