@@ -448,3 +448,34 @@ fn the_h200_sweeps_under_sass_equal_ptx() {
     );
     assert!(stores >= 3, "only {stores} store cases");
 }
+
+/// examples/texture_column.toml (a float image read down its columns as global loads and
+/// through `tex2D`): under SASS and under PTX both kernels return the image's texel (x, y) for
+/// thread (x * 256 + y), the independent reference being the image itself (`init = "iota"`:
+/// texel (x, y) holds y * 256 + x), and the two instruction sets count the same texture and
+/// global traffic.
+#[test]
+fn texture_column_under_sass_and_ptx_reads_the_image() {
+    let spec = Spec::load(root("examples/texture_column.toml")).unwrap();
+    let (sass, ptx) = (run(&spec, Isa::Sass), run(&spec, Isa::Ptx));
+    assert!(sass.launches.iter().all(|l| l.isa == "sass"));
+    for r in [&sass, &ptx] {
+        for name in ["out_global", "out_texture"] {
+            let b = &r.outputs.iter().find(|o| o.0 == name).expect(name).2;
+            assert_eq!(b.len(), 256 * 256 * 4);
+            for i in 0..256 * 256 {
+                let v = f32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+                assert_eq!(v, ((i % 256) * 256 + i / 256) as f32, "{name}, thread {i}");
+            }
+        }
+    }
+    for (s, p) in sass.launches.iter().zip(&ptx.launches) {
+        for m in [
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_requests_pipe_tex_mem_texture.sum",
+            "l1tex__t_sectors_pipe_tex_mem_texture.sum",
+        ] {
+            assert_eq!(s.metrics.get(m), p.metrics.get(m), "{} {m}", s.kernel);
+        }
+    }
+}

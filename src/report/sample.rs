@@ -135,7 +135,8 @@ impl TexResource {
         }
     }
 
-    /// The geometry the texture path addresses texels with.
+    /// The geometry the texture path addresses texels with (`channels` is not kept: a texel's
+    /// place depends on its bytes, not on how they split into channels).
     pub fn geometry(&self) -> Geometry {
         Geometry {
             kind: match self.kind {

@@ -77,18 +77,6 @@ impl TexLane {
     pub fn texels(&self) -> &[[u32; 3]] {
         &self.texels[..self.n as usize]
     }
-    /// For linear and pitch memory, the device byte address of texel `i`.
-    pub fn byte_address(&self, i: usize) -> Option<u64> {
-        let [x, y, _] = *self.texels().get(i)?;
-        match self.geometry.kind {
-            ResourceKind::Array(_) => None,
-            _ => Some(
-                self.geometry.base
-                    + u64::from(y) * self.geometry.pitch
-                    + u64::from(x) * u64::from(self.geometry.texel_bytes),
-            ),
-        }
-    }
 }
 
 /// One warp-level texture or surface instruction.

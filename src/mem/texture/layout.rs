@@ -122,6 +122,13 @@ impl BlockLinear {
         GOB_BYTES << (self.bh + self.bd)
     }
 
+    /// The index of the GOB at array byte `offset` within its block (0 to 2^(bh + bd) - 1): GOBs
+    /// are stacked in rows, then slices, inside a block.
+    #[inline]
+    pub fn gob_in_block(&self, offset: u64) -> u32 {
+        (offset % self.block_bytes() / GOB_BYTES) as u32
+    }
+
     /// Bytes the array occupies (whole blocks).
     pub fn size_bytes(&self) -> u64 {
         self.gobs_x * self.block_rows * self.block_slices * self.block_bytes()

@@ -7,7 +7,7 @@
 //! seen from a program). Only which texels share sectors and lines depends on the layout; the
 //! base decides nothing but the L2 set and partition, which are hashed.
 
-use super::layout::{BlockLinear, GOB_BYTES};
+use super::layout::BlockLinear;
 use super::request::{Splitter, TexAccess, TexCost, Texel};
 use crate::tex::event::{Geometry, ResourceKind, TexOp, TexRequest};
 
@@ -102,7 +102,7 @@ impl TexturePath {
                 let block_gob = match g.kind {
                     ResourceKind::Array(id) => {
                         let l = self.layout(id, &g);
-                        ((addr - array_base(id)) % l.block_bytes() / GOB_BYTES) as u32
+                        l.gob_in_block(addr - array_base(id))
                     }
                     _ => 0,
                 };

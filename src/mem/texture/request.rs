@@ -1185,9 +1185,7 @@ mod tests {
                         z,
                         pitch_linear: false,
                         volume,
-                        block_gob: (l.offset(x_byte, y, z) % l.block_bytes()
-                            / crate::mem::texture::layout::GOB_BYTES)
-                            as u32,
+                        block_gob: l.gob_in_block(l.offset(x_byte, y, z)),
                     },
                 );
             }
