@@ -13,6 +13,7 @@ pub mod frontend;
 pub mod gpu;
 pub mod ir;
 pub mod mem;
+pub mod metrics;
 pub mod ptx;
 pub mod report;
 pub mod run;

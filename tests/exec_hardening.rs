@@ -57,13 +57,18 @@ fn a_faulting_instruction_is_not_counted() {
         assert!(err.to_string().contains("thread (31,0,0)"), "{err}");
         let t = profile.totals();
         // The load before it executed and is counted; the faulting store is not.
-        assert_eq!(t.global_ld_inst, 1, "fast paths {fast}");
         assert_eq!(
-            t.global_st_inst, 0,
+            t[gpumemsim::metrics::Metric::GlobalLdInst],
+            1,
+            "fast paths {fast}"
+        );
+        assert_eq!(
+            t[gpumemsim::metrics::Metric::GlobalStInst],
+            0,
             "fast paths {fast}: the faulting store was counted"
         );
-        assert_eq!(t.global_st_requests, 0);
-        assert_eq!(t.global_st_sectors, 0);
+        assert_eq!(t[gpumemsim::metrics::Metric::GlobalStRequests], 0);
+        assert_eq!(t[gpumemsim::metrics::Metric::GlobalStSectors], 0);
         assert_eq!(
             profile.warp_inst[st_pc], 0,
             "warp-instruction count of the store"

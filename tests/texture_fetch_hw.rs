@@ -130,14 +130,17 @@ fn simulate(dir: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
         }
         let mut m: BTreeMap<String, f64> = prof
             .totals()
-            .metrics()
+            .metrics(&[
+                gpumemsim::metrics::Source::Lsu,
+                gpumemsim::metrics::Source::Texture,
+            ])
             .into_iter()
             .map(|(k, v)| (k.to_string(), v as f64))
             .collect();
         if let Some(h) = prof.finish_caches() {
             m.extend(
                 h.totals()
-                    .metrics()
+                    .metrics(&[gpumemsim::metrics::Source::Cache])
                     .into_iter()
                     .map(|(k, v)| (k.to_string(), v)),
             );

@@ -23,6 +23,7 @@
 //! metric) outside is listed in
 //! `EXCLUSIONS` with its measured cause, and every listed one must still be outside.
 
+use gpumemsim::metrics::Source;
 use std::collections::BTreeMap;
 
 use gpumemsim::exec::simt::LaunchDims;
@@ -186,14 +187,14 @@ impl Probe {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut m: BTreeMap<String, f64> = p
             .totals()
-            .metrics()
+            .metrics(&[Source::Lsu, Source::Texture])
             .into_iter()
             .map(|(k, v)| (k.to_string(), v as f64))
             .collect();
         if let Some(h) = p.finish_caches() {
             m.extend(
                 h.totals()
-                    .metrics()
+                    .metrics(&[Source::Cache])
                     .into_iter()
                     .map(|(k, v)| (k.to_string(), v)),
             );

@@ -304,6 +304,10 @@ impl<O: Observer> Observer for CheckObserver<'_, O> {
         self.inner.block_end(linear);
     }
 
+    fn ldc(&mut self, pc: u32, requests: u32) {
+        self.inner.ldc(pc, requests);
+    }
+
     fn barrier(&mut self) {
         self.inner.barrier();
         if let Some(r) = &mut self.race {

@@ -46,6 +46,11 @@ pub trait Observer {
     /// instruction's [`Observer::inst`] call, only once it has executed without a fault.
     #[inline(always)]
     fn tex(&mut self, _req: &crate::tex::event::TexRequest<'_>) {}
+    /// A SASS `LDC` (not `ULDC`) of a constant bank other than the user's constants (whose loads
+    /// are [`Observer::mem`] requests) executed at `pc` for at least one lane: `requests`
+    /// distinct addresses, the indexed constant cache's requests ([`crate::mem::constant`]).
+    #[inline(always)]
+    fn ldc(&mut self, _pc: u32, _requests: u32) {}
     /// A barrier of the running block released the threads waiting at it. Requests before this
     /// call happened before the barrier in every warp that waited; requests after it, after.
     #[inline(always)]

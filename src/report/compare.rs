@@ -310,46 +310,44 @@ pub fn render_ranges(cmp: &[RangeComparison], only_mismatches: bool) -> String {
     s
 }
 
-/// Nsight Compute metrics that gpumemsim does not simulate yet, each with the reason. A metric of
-/// the hardware data that the simulation lacks is an error in [`compare`] unless it is listed
-/// here: nothing is dropped silently.
-pub const NOT_SIMULATED: &[(&str, &str)] = &[
-    (
-        "idc__requests.sum",
-        "the SM's immediate-constant cache serves every constant-bank operand of the SASS \
-         (kernel parameters and the constants ptxas places in c[]), which the PTX does not show; \
-         gpumemsim counts PTX `ld.const` under gpumemsim__const_* instead",
-    ),
-    (
-        "idc__requests_lookup_hit.sum",
-        "the immediate-constant cache is not modelled (see idc__requests.sum)",
-    ),
-    (
-        "idc__requests_lookup_miss.sum",
-        "the immediate-constant cache is not modelled (see idc__requests.sum)",
-    ),
-];
+/// Nsight Compute metrics that gpumemsim does not simulate, each with the reason
+/// ([`crate::metrics::NOT_MODELLED`]). A metric of the hardware data that the simulation lacks is
+/// an error in [`compare`] unless it is listed there, or is a metric of the table that the
+/// launch's instruction set cannot have (the SASS counters of a launch run as PTX): nothing is
+/// dropped silently.
+pub use crate::metrics::NOT_MODELLED as NOT_SIMULATED;
 
 /// Why `metric` is not simulated, when it is listed in [`NOT_SIMULATED`].
 pub fn not_simulated(metric: &str) -> Option<&'static str> {
-    NOT_SIMULATED
-        .iter()
-        .find(|(m, _)| *m == metric)
-        .map(|(_, why)| *why)
+    crate::metrics::not_modelled(metric)
+}
+
+/// Whether the table's `metric` cannot be had for a launch run as `isa` (`"sass"`, `"ptx"`).
+fn not_for_isa(metric: &str, isa: &str) -> bool {
+    use crate::metrics::{Metric, Source};
+    Metric::by_name(metric).is_some_and(|m| match m.def().source {
+        Source::SassOnly => isa != "sass",
+        Source::PtxOnly => isa != "ptx",
+        _ => false,
+    })
 }
 
 /// Metrics the simulator reports under its own names (`gpumemsim__...`) have no Nsight Compute
 /// counterpart; every other metric of a report claims to be the Nsight Compute metric of that
 /// name.
 fn claimed(metric: &str) -> bool {
-    !metric.starts_with("gpumemsim__")
+    crate::metrics::Metric::by_name(metric)
+        .map_or(!metric.starts_with("gpumemsim__"), |m| m.def().is_nsight())
 }
 
 /// Pairs launches in order and compares every metric, metric by metric.
 ///
 /// Fails, listing them, when a metric of the hardware data is missing from the simulation (unless
-/// [`NOT_SIMULATED`] gives the reason), and when a metric the simulation claims (an Nsight Compute
-/// name) is missing from the hardware data: a metric never vanishes from the comparison unnoticed.
+/// [`NOT_SIMULATED`] gives the reason, or the launch's instruction set cannot have it), and when
+/// a metric the simulation claims (an Nsight Compute name) and counted (not 0) is missing from
+/// the hardware data: a metric never vanishes from the comparison unnoticed. (Every metric is
+/// reported for every launch, so a recording of a kernel without texture instructions need not
+/// hold the texture pipe's zeros.)
 pub fn compare(report: &Report, ncu: &[NcuLaunch]) -> Result<Vec<Comparison>, String> {
     if report.launches.len() != ncu.len() {
         return Err(format!(
@@ -372,12 +370,12 @@ pub fn compare(report: &Report, ncu: &[NcuLaunch]) -> Result<Vec<Comparison>, St
                     simulated: *sv,
                     hardware: *hv,
                 }),
-                None if not_simulated(name).is_some() => {}
+                None if not_simulated(name).is_some() || not_for_isa(name, &s.isa) => {}
                 None => not_in_sim.entry(name).or_default().push(i + 1),
             }
         }
-        for name in s.metrics.keys() {
-            if claimed(name) && !h.metrics.contains_key(name) {
+        for (name, v) in &s.metrics {
+            if claimed(name) && *v != 0.0 && !h.metrics.contains_key(name) {
                 not_in_hw.entry(name).or_default().push(i + 1);
             }
         }

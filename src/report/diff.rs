@@ -6,6 +6,7 @@
 //! The inputs are JSON reports (`gpumemsim run SPEC --json`); only the fields every report has
 //! are read (kernel, launch shape, metrics, lines), so reports of other versions still compare.
 
+use crate::metrics::{Aggregation, Metric, Source, Unit};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::Path;
@@ -112,7 +113,8 @@ pub fn load(path: &Path) -> Result<RunReport, DiffError> {
     for l in &mut r.launches {
         l.lines.retain(|ln| {
             ln.metrics.keys().any(|k| {
-                !k.starts_with("smsp__inst_executed") && !k.starts_with("smsp__sass_thread_inst")
+                Metric::by_name(k)
+                    .is_some_and(|m| matches!(m.def().source, Source::Lsu | Source::Texture))
             })
         });
     }
@@ -200,23 +202,31 @@ fn config(l: &RunLaunch) -> String {
     )
 }
 
+/// Rates and occupancy: more is better.
 fn higher_is_better(name: &str) -> bool {
-    name.contains("occupancy")
-        || name.contains("warps_per_active_cycle")
-        || name.contains("hit_rate")
+    use Metric::*;
+    Metric::by_name(name).is_some_and(|m| {
+        m.def().unit == Unit::Percent
+            || matches!(
+                m,
+                OccupancyLimitRegisters
+                    | OccupancyLimitSharedMem
+                    | OccupancyLimitWarps
+                    | OccupancyLimitBlocks
+            )
+    })
 }
 
+/// Memory traffic summed over the launch: less is better.
 fn is_cost(name: &str) -> bool {
-    [
-        "wavefronts",
-        "conflicts",
-        "sectors",
-        "requests",
-        "serialization",
-        "bytes",
-    ]
-    .iter()
-    .any(|w| name.contains(w))
+    Metric::by_name(name).is_some_and(|m| {
+        let d = m.def();
+        d.aggregation == Aggregation::Sum
+            && matches!(
+                d.unit,
+                Unit::Wavefront | Unit::Conflict | Unit::Sector | Unit::Request | Unit::Byte
+            )
+    })
 }
 
 fn verdict(name: &str, a: f64, b: f64) -> &'static str {

@@ -22,6 +22,7 @@ use crate::frontend::nvrtc::KernelResources;
 use crate::gpu::occupancy::{Limiter, Occupancy};
 use crate::ir::{Kernel, Op};
 use crate::mem::counters::MemCounters;
+use crate::metrics::{Metric, Source, METRICS};
 use crate::spec::Spec;
 use inst_mix::{InstMix, SassInst};
 use profile::Profile;
@@ -154,92 +155,56 @@ impl LaunchReport {
         resources: Option<KernelResources>,
         occ: Option<Occupancy>,
     ) -> LaunchReport {
-        let totals = profile.totals();
-        let mut metrics: BTreeMap<String, f64> = totals
-            .metrics()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v as f64))
-            .collect();
-        if kernel.sass.is_some() {
-            // SASS instructions are the hardware's: Nsight Compute's own counters.
-            metrics.insert(
-                "smsp__inst_executed.sum".into(),
-                stats.warp_instructions as f64,
-            );
-            // Counted in smsp__inst_executed.sum on no instruction, as on the H200.
-            metrics.insert(
-                "gpumemsim__sass_inst_unattributed.sum".into(),
-                stats.unattributed_warp_instructions as f64,
-            );
-            metrics.insert(
-                "smsp__sass_thread_inst_executed.sum".into(),
-                profile.active_threads as f64,
-            );
-            metrics.insert(
-                "smsp__sass_thread_inst_executed_pred_on.sum".into(),
-                stats.thread_instructions as f64,
-            );
+        let sass = kernel.sass.is_some();
+        let mut totals = profile.totals();
+        // The executor's instruction counts, in their slots.
+        if sass {
+            totals[Metric::InstExecuted] = stats.warp_instructions;
+            totals[Metric::InstUnattributed] = stats.unattributed_warp_instructions;
+            totals[Metric::SassThreadInstExecuted] = profile.active_threads;
+            totals[Metric::SassThreadInstExecutedPredOn] = stats.thread_instructions;
         } else {
-            metrics.insert(
-                "gpumemsim__ptx_inst_executed.sum".into(),
-                stats.warp_instructions as f64,
-            );
-            metrics.insert(
-                "gpumemsim__ptx_thread_inst_executed.sum".into(),
-                stats.thread_instructions as f64,
-            );
+            totals[Metric::PtxInstExecuted] = stats.warp_instructions;
+            totals[Metric::PtxThreadInstExecuted] = stats.thread_instructions;
         }
-        metrics.insert("launch__grid_size".into(), dims.blocks() as f64);
-        metrics.insert("launch__block_size".into(), dims.threads_per_block() as f64);
-        metrics.insert(
-            "launch__shared_mem_per_block_dynamic".into(),
-            dims.dynamic_shared as f64,
-        );
-        metrics.insert(
-            "launch__shared_mem_per_block_static".into(),
-            kernel.static_shared as f64,
-        );
-        if let Some(r) = &resources {
-            let allocated = crate::gpu::occupancy::allocated_registers(spec.gpu, r.registers);
-            metrics.insert("launch__registers_per_thread".into(), allocated as f64);
+        let isa = if sass {
+            Source::SassOnly
+        } else {
+            Source::PtxOnly
+        };
+        let mut metrics: BTreeMap<String, f64> = totals
+            .metrics(&[Source::Lsu, Source::Texture, isa])
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let registers = resources
+            .as_ref()
+            .map(|r| crate::gpu::occupancy::allocated_registers(spec.gpu, r.registers));
+        for d in METRICS {
+            let v = match d.source {
+                Source::LaunchConfig => launch_config_value(d.id, dims, kernel),
+                Source::Occupancy => occ
+                    .as_ref()
+                    .and_then(|o| occupancy_value(d.id, o, registers)),
+                _ => None,
+            };
+            if let Some(v) = v {
+                metrics.insert(d.name.to_string(), v);
+            }
         }
-        let mut limiter = None;
-        if let Some(o) = &occ {
-            metrics.insert(
-                "launch__occupancy_limit_registers".into(),
-                o.limit_registers as f64,
-            );
-            metrics.insert(
-                "launch__occupancy_limit_shared_mem".into(),
-                o.launch_limit_shared_mem as f64,
-            );
-            metrics.insert(
-                "launch__shared_mem_config_size".into(),
-                o.launch_shared_config_bytes as f64,
-            );
-            metrics.insert("launch__occupancy_limit_warps".into(), o.limit_warps as f64);
-            metrics.insert(
-                "launch__occupancy_limit_blocks".into(),
-                o.limit_blocks as f64,
-            );
-            metrics.insert(
-                "sm__maximum_warps_per_active_cycle_pct".into(),
-                o.theoretical_occupancy_pct,
-            );
-            limiter = Some(
-                match o.limiter {
-                    Limiter::Registers => "registers",
-                    Limiter::SharedMemory => "shared memory",
-                    Limiter::Warps => "warps",
-                    Limiter::Blocks => "blocks",
-                }
-                .to_string(),
-            );
-        }
+        let limiter = occ.as_ref().map(|o| {
+            match o.limiter {
+                Limiter::Registers => "registers",
+                Limiter::SharedMemory => "shared memory",
+                Limiter::Warps => "warps",
+                Limiter::Blocks => "blocks",
+            }
+            .to_string()
+        });
         LaunchReport {
             kernel: name.to_string(),
             ptx_name: kernel.name.clone(),
-            isa: if kernel.sass.is_some() { "sass" } else { "ptx" }.to_string(),
+            isa: if sass { "sass" } else { "ptx" }.to_string(),
             grid: dims.grid,
             block: dims.block,
             shared: dims.dynamic_shared,
@@ -253,10 +218,7 @@ impl LaunchReport {
             }),
             occupancy_limiter: limiter,
             lines: lines(spec, kernel, profile),
-            inst_mix: kernel
-                .sass
-                .is_some()
-                .then(|| InstMix::of(kernel, profile, None)),
+            inst_mix: sass.then(|| InstMix::of(kernel, profile, None)),
             printf: stats.printf,
             printf_dropped: stats.printf_dropped,
             caches: None,
@@ -265,11 +227,37 @@ impl LaunchReport {
     }
 }
 
+/// The value of a launch-configuration metric ([`Source::LaunchConfig`]).
+fn launch_config_value(m: Metric, dims: LaunchDims, kernel: &Kernel) -> Option<f64> {
+    Some(match m {
+        Metric::GridSize => dims.blocks() as f64,
+        Metric::BlockSize => dims.threads_per_block() as f64,
+        Metric::SharedMemPerBlockDynamic => dims.dynamic_shared as f64,
+        Metric::SharedMemPerBlockStatic => kernel.static_shared as f64,
+        _ => return None,
+    })
+}
+
+/// The value of an occupancy metric ([`Source::Occupancy`]); `registers`: the allocated
+/// registers per thread, when ptxas's count is known.
+fn occupancy_value(m: Metric, o: &Occupancy, registers: Option<u32>) -> Option<f64> {
+    Some(match m {
+        Metric::RegistersPerThread => registers? as f64,
+        Metric::OccupancyLimitRegisters => o.limit_registers as f64,
+        Metric::OccupancyLimitSharedMem => o.launch_limit_shared_mem as f64,
+        Metric::SharedMemConfigSize => o.launch_shared_config_bytes as f64,
+        Metric::OccupancyLimitWarps => o.limit_warps as f64,
+        Metric::OccupancyLimitBlocks => o.limit_blocks as f64,
+        Metric::MaximumWarpsPct => o.theoretical_occupancy_pct,
+        _ => return None,
+    })
+}
+
 impl LaunchReport {
     /// Adds the L1, L2 and DRAM counters of the launch (`warm`: L2 kept its contents from the
     /// previous launch), per launch and per source line.
     pub fn add_caches(&mut self, h: &crate::mem::cache::Hierarchy, warm: bool) {
-        for (name, v) in h.totals().metrics() {
+        for (name, v) in h.totals().metrics(&[Source::Cache]) {
             self.metrics.insert(name.to_string(), v);
         }
         self.caches = Some(if warm { "warm" } else { "cold" }.to_string());
@@ -316,26 +304,21 @@ pub struct LineCaches {
 
 impl From<&crate::mem::cache::CacheCounters> for LineCaches {
     fn from(c: &crate::mem::cache::CacheCounters) -> Self {
+        use Metric::*;
         let (l2, l2h) = c.l2_lookups();
         LineCaches {
-            tex_l1_hits: c.l1_tex_hit + c.l1_surf_ld_hit,
-            tex_l1_sectors: c.l1_tex_hit + c.l1_tex_miss + c.l1_surf_ld_hit + c.l1_surf_ld_miss,
-            l1_load_hits: c.l1_global_ld_hit + c.l1_local_ld_hit,
-            l1_load_sectors: c.l1_global_ld_hit
-                + c.l1_global_ld_miss
-                + c.l1_local_ld_hit
-                + c.l1_local_ld_miss,
-            l2_read_sectors: c.l2_read_sectors,
-            l2_read_hits: c.l2_read_hits,
-            l1_store_hits: c.l1_global_st_hit + c.l1_local_st_hit,
-            l1_store_sectors: c.l1_global_st_hit
-                + c.l1_global_st_miss
-                + c.l1_local_st_hit
-                + c.l1_local_st_miss,
+            tex_l1_hits: c.sum(&[L1TexHit, L1SurfLdHit]),
+            tex_l1_sectors: c.sum(&[L1TexHit, L1TexMiss, L1SurfLdHit, L1SurfLdMiss]),
+            l1_load_hits: c.sum(&[L1GlobalLdHit, L1LocalLdHit]),
+            l1_load_sectors: c.sum(&[L1GlobalLdHit, L1GlobalLdMiss, L1LocalLdHit, L1LocalLdMiss]),
+            l2_read_sectors: c[L2ReadSectors],
+            l2_read_hits: c[L2ReadHits],
+            l1_store_hits: c.sum(&[L1GlobalStHit, L1LocalStHit]),
+            l1_store_sectors: c.sum(&[L1GlobalStHit, L1GlobalStMiss, L1LocalStHit, L1LocalStMiss]),
             l2_sectors: l2,
             l2_hits: l2h,
-            dram_read_sectors: c.dram_read_sectors,
-            dram_write_sectors: c.dram_write_sectors,
+            dram_read_sectors: c[DramReadSectors],
+            dram_write_sectors: c[DramWriteSectors],
         }
     }
 }
@@ -429,25 +412,30 @@ fn lines(spec: &Spec, kernel: &Kernel, profile: &Profile) -> Vec<LineReport> {
     by_line
         .into_values()
         .map(|mut l| {
-            l.metrics = l
-                .counters
-                .metrics()
-                .into_iter()
+            let isa = if sass {
+                Source::SassOnly
+            } else {
+                Source::PtxOnly
+            };
+            l.metrics = METRICS
+                .iter()
+                .filter(|d| d.per_line && [Source::Lsu, Source::Texture, isa].contains(&d.source))
+                .map(|d| (d.name.to_string(), l.counters.value(d.id) as u64))
                 .filter(|(_, v)| *v != 0)
-                .map(|(k, v)| (k.to_string(), v))
                 .collect();
             if sass {
                 let sum = |f: fn(&SassInst) -> u64| l.sass.iter().map(f).sum::<u64>();
-                let (n, t, p) = (
-                    sum(|i| i.executed),
-                    sum(|i| i.threads),
-                    sum(|i| i.threads_pred_on),
-                );
-                l.metrics.insert("smsp__inst_executed.sum".into(), n);
-                l.metrics
-                    .insert("smsp__sass_thread_inst_executed.sum".into(), t);
-                l.metrics
-                    .insert("smsp__sass_thread_inst_executed_pred_on.sum".into(), p);
+                // Every SASS line has its instruction counts, 0 or not.
+                for (m, v) in [
+                    (Metric::InstExecuted, sum(|i| i.executed)),
+                    (Metric::SassThreadInstExecuted, sum(|i| i.threads)),
+                    (
+                        Metric::SassThreadInstExecutedPredOn,
+                        sum(|i| i.threads_pred_on),
+                    ),
+                ] {
+                    l.metrics.insert(m.name().to_string(), v);
+                }
                 l.inst_mix = Some(InstMix::of(kernel, profile, Some(&l.pcs)));
             }
             l

@@ -8,6 +8,7 @@ use crate::mem::counters::MemCounters;
 use crate::mem::request::MemRequest;
 use crate::mem::texture::advice;
 use crate::mem::texture::path::TexturePath;
+use crate::metrics::Metric;
 use crate::sched::Replay;
 use crate::tex::event::TexRequest;
 
@@ -69,12 +70,12 @@ impl Observer for Profile {
     #[inline]
     fn mem(&mut self, req: &MemRequest) {
         if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
-            let before = c.global_ld_sectors;
+            let before = c[Metric::GlobalLdSectors];
             c.add_request_with(req, self.gpu, self.fast_paths);
             // Only uncoalesced global loads can gain from a block-linear layout.
-            if c.global_ld_sectors - before > 8 {
+            if c[Metric::GlobalLdSectors] - before > 8 {
                 if let Some((rm, bl)) = advice::block_linear_sectors(req) {
-                    c.tex.add_global_2d(rm, bl);
+                    c.add_global_2d(rm, bl);
                 }
             }
         }
@@ -88,7 +89,7 @@ impl Observer for Profile {
             return;
         };
         if let Some(c) = self.per_pc.get_mut(req.pc as usize) {
-            c.tex.add(access, &cost);
+            c.add_tex(access, &cost);
         }
         if let Some(r) = &mut self.caches {
             let s = &self.tex.splitter;
@@ -118,6 +119,13 @@ impl Observer for Profile {
     fn barrier(&mut self) {
         if let Some(r) = &mut self.caches {
             r.barrier();
+        }
+    }
+
+    fn ldc(&mut self, pc: u32, requests: u32) {
+        if let Some(c) = self.per_pc.get_mut(pc as usize) {
+            c[Metric::LdcInst] += 1;
+            c[Metric::LdcBankRequests] += u64::from(requests);
         }
     }
 

@@ -433,6 +433,10 @@ impl<O: Observer> Observer for Sampler<'_, O> {
         self.inner.block_end(linear);
     }
 
+    fn ldc(&mut self, pc: u32, requests: u32) {
+        self.inner.ldc(pc, requests);
+    }
+
     fn barrier(&mut self) {
         self.inner.barrier();
     }

@@ -24,6 +24,7 @@
 //! tests/hw/h200/source/c_llmc_softmax_forward.csv), which the coalescer does not count per
 //! instruction yet.
 
+use crate::metrics::Metric;
 use serde::Serialize;
 
 use crate::mem::counters::MemCounters;
@@ -41,12 +42,12 @@ impl SourceMemory {
     /// The columns of an instruction whose memory counters are `c`.
     pub fn of(c: &MemCounters) -> SourceMemory {
         SourceMemory {
-            l1_wavefronts_shared: c.shared_ld_wavefronts
-                + c.shared_st_wavefronts
-                + c.shared_atom_wavefronts,
-            l2_theoretical_sectors_global: c.global_ld_sectors
-                + c.global_st_sectors
-                + c.global_atom_red_distinct_sectors,
+            l1_wavefronts_shared: c[Metric::SharedLdWavefronts]
+                + c[Metric::SharedStWavefronts]
+                + c[Metric::SharedAtomWavefronts],
+            l2_theoretical_sectors_global: c[Metric::GlobalLdSectors]
+                + c[Metric::GlobalStSectors]
+                + c[Metric::GlobalAtomRedDistinctSectors],
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The text report: per launch, the headline numbers and the source lines that waste the memory
 //! system most, worst first, with the classic fix where there is one.
 
+use crate::metrics::Metric;
 use std::fmt::Write;
 
 use super::{LaunchReport, LineReport, Report};
@@ -42,8 +43,8 @@ fn pct(part: u64, whole: u64) -> f64 {
     }
 }
 
-fn m(l: &LaunchReport, k: &str) -> u64 {
-    l.metrics.get(k).copied().unwrap_or(0.0) as u64
+fn m(l: &LaunchReport, k: Metric) -> u64 {
+    l.metrics.get(k.name()).copied().unwrap_or(0.0) as u64
 }
 
 /// One finding on one line: how much it wastes (for ranking) and what to say.
@@ -71,13 +72,13 @@ pub(crate) fn line_findings(line: &LineReport, shared_wavefronts_total: u64) -> 
 /// ([`crate::mem::texture::advice`]: suggested when a block-linear array needs at most three
 /// quarters of the sectors).
 fn texture_findings<'a>(line: &'a LineReport, where_: &str, code: &str) -> Vec<Finding<'a>> {
-    let t = &line.counters.tex;
+    let t = &line.counters;
     let mut out = Vec::new();
-    let requests = t.tex_requests + t.surf_ld_requests + t.surf_st_requests;
+    let requests = t[Metric::TexRequests] + t[Metric::SurfLdRequests] + t[Metric::SurfStRequests];
     if requests > 0 {
-        let sectors = t.tex_sectors + t.surf_ld_sectors + t.surf_st_sectors;
-        let inst = t.tex_inst + t.surf_ld_inst + t.surf_st_inst;
-        let per_lane = t.texels as f64 / t.lane_fetches.max(1) as f64;
+        let sectors = t[Metric::TexSectors] + t[Metric::SurfLdSectors] + t[Metric::SurfStSectors];
+        let inst = t[Metric::TexInst] + t[Metric::SurfLdInst] + t[Metric::SurfStInst];
+        let per_lane = t[Metric::TexTexels] as f64 / t[Metric::TexLaneFetches].max(1) as f64;
         let footprint = match per_lane.round() as u64 {
             0 | 1 => "one texel: point sampling or a surface access",
             2 => "2 texels: linear filtering in 1D",
@@ -110,7 +111,7 @@ fn texture_findings<'a>(line: &'a LineReport, where_: &str, code: &str) -> Vec<F
             ),
         });
     }
-    let (rm, bl) = (t.gld2d_sectors, t.gld2d_sectors_block_linear);
+    let (rm, bl) = (t[Metric::Gld2dSectors], t[Metric::Gld2dSectorsBlockLinear]);
     // As for uncoalesced loads: when L1 already holds the reuse (a thread walking its own row),
     // the traffic past L1 is the ideal and no layout would reduce it.
     let ideal = (line.thread_loads * u64::from(line.width)).div_ceil(32);
@@ -118,13 +119,13 @@ fn texture_findings<'a>(line: &'a LineReport, where_: &str, code: &str) -> Vec<F
         .cache
         .as_ref()
         .is_some_and(|cc| cc.l2_read_sectors <= ideal + ideal / 8);
-    if t.gld2d_requests > 0 && bl * 4 <= rm * 3 && !l1_absorbs {
+    if t[Metric::Gld2dRequests] > 0 && bl * 4 <= rm * 3 && !l1_absorbs {
         out.push(Finding {
             line: Some(line),
             waste: rm - bl,
             text: format!(
                 "{where_}{code}\n    2D global loads: {} of these requests step down rows (a column or a tall tile) and touch {} sectors row-major; read from a CUDA array through tex2D (block-linear: a sector holds 16 bytes of 2 rows) the same footprints would touch {} ({:.0}% fewer; measured on the H200 for a column of floats: 65,536 sectors as global loads, 32,768 through tex2D)\n    fix: put the image in a CUDA array (cudaMallocArray + cudaMemcpy2DToArray) and read it with tex2D, or stage the tile through shared memory",
-                thousands(t.gld2d_requests),
+                thousands(t[Metric::Gld2dRequests]),
                 thousands(rm),
                 thousands(bl),
                 100.0 - pct(bl, rm)
@@ -144,16 +145,20 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>>
         format!("  {}", line.text)
     };
     for (what, conflicts, wavefronts) in [
-        ("shared load", c.shared_ld_conflicts, c.shared_ld_wavefronts),
+        (
+            "shared load",
+            c[Metric::SharedLdConflicts],
+            c[Metric::SharedLdWavefronts],
+        ),
         (
             "shared store",
-            c.shared_st_conflicts,
-            c.shared_st_wavefronts,
+            c[Metric::SharedStConflicts],
+            c[Metric::SharedStWavefronts],
         ),
         (
             "shared atomic",
-            c.shared_atom_conflicts,
-            c.shared_atom_wavefronts,
+            c[Metric::SharedAtomConflicts],
+            c[Metric::SharedAtomWavefronts],
         ),
     ] {
         if conflicts == 0 {
@@ -183,14 +188,14 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>>
     for (what, requests, sectors, threads) in [
         (
             "global load",
-            c.global_ld_requests,
-            c.global_ld_sectors,
+            c[Metric::GlobalLdRequests],
+            c[Metric::GlobalLdSectors],
             line.thread_loads,
         ),
         (
             "global store",
-            c.global_st_requests,
-            c.global_st_sectors,
+            c[Metric::GlobalStRequests],
+            c[Metric::GlobalStSectors],
             line.thread_stores,
         ),
     ] {
@@ -259,19 +264,19 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>>
         }
     }
     out.extend(texture_findings(line, &where_, &code));
-    if c.const_serialization > 0 {
+    if c[Metric::ConstSerialization] > 0 {
         out.push(Finding {
             line: Some(line),
-            waste: c.const_serialization,
+            waste: c[Metric::ConstSerialization],
             text: format!(
                 "{where_}{code}\n    constant load, serialized: {} extra requests ({} requests for {} instructions); constant memory broadcasts one address per warp\n    fix: let the whole warp read the same element, or keep an indexed table in global memory (const __restrict__ / __ldg)",
-                thousands(c.const_serialization),
-                thousands(c.const_requests),
-                thousands(c.const_inst)
+                thousands(c[Metric::ConstSerialization]),
+                thousands(c[Metric::ConstRequests]),
+                thousands(c[Metric::ConstInst])
             ),
         });
     }
-    let local = c.local_ld_sectors + c.local_st_sectors;
+    let local = c[Metric::LocalLdSectors] + c[Metric::LocalStSectors];
     if local > 0 {
         out.push(Finding {
             line: Some(line),
@@ -279,8 +284,8 @@ fn findings(line: &LineReport, shared_wavefronts_total: u64) -> Vec<Finding<'_>>
             text: format!(
                 "{where_}{code}\n    local memory: {} sectors ({} loads, {} stores); local memory lives in device memory\n    fix: avoid dynamically indexed per-thread arrays and register spills (check `Used N registers, N bytes spill` in the report)",
                 thousands(local),
-                thousands(c.local_ld_inst),
-                thousands(c.local_st_inst)
+                thousands(c[Metric::LocalLdInst]),
+                thousands(c[Metric::LocalStInst])
             ),
         });
     }
@@ -328,8 +333,8 @@ pub fn render(r: &Report, top: usize) -> String {
             let _ = writeln!(
                 s,
                 "  ran as sm_90 SASS: {} warp-instructions ({} thread-instructions)",
-                thousands(m(l, "smsp__inst_executed.sum")),
-                thousands(m(l, "smsp__sass_thread_inst_executed.sum"))
+                thousands(m(l, Metric::InstExecuted)),
+                thousands(m(l, Metric::SassThreadInstExecuted))
             );
             if let Some(mix) = &l.inst_mix {
                 let _ = writeln!(s, "  instruction mix: {}", mix.render_classes());
@@ -367,38 +372,43 @@ pub fn render(r: &Report, top: usize) -> String {
                 s,
                 "  occupancy: {:.1}% theoretical, limited by {lim}",
                 l.metrics
-                    .get("sm__maximum_warps_per_active_cycle_pct")
+                    .get(Metric::MaximumWarpsPct.name())
                     .copied()
                     .unwrap_or(0.0)
             );
         }
-        let sh_wf = m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
-            + m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+        let sh_wf = m(l, Metric::SharedLdWavefronts) + m(l, Metric::SharedStWavefronts);
         let _ = writeln!(
             s,
             "  shared:   {} loads, {} stores, {} wavefronts, {} bank conflicts",
-            thousands(m(l, "smsp__sass_inst_executed_op_shared_ld.sum")),
-            thousands(m(l, "smsp__sass_inst_executed_op_shared_st.sum")),
+            thousands(m(l, Metric::SharedLdInst)),
+            thousands(m(l, Metric::SharedStInst)),
             thousands(sh_wf),
-            thousands(
-                m(
-                    l,
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
-                ) + m(
-                    l,
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
-                )
-            )
+            thousands(m(l, Metric::SharedLdConflicts) + m(l, Metric::SharedStConflicts))
         );
-        for (name, sp) in [("global", "global"), ("local", "local")] {
-            let (lr, ls) = (
-                m(l, &format!("l1tex__t_requests_pipe_lsu_mem_{sp}_op_ld.sum")),
-                m(l, &format!("l1tex__t_sectors_pipe_lsu_mem_{sp}_op_ld.sum")),
-            );
-            let (sr, ss) = (
-                m(l, &format!("l1tex__t_requests_pipe_lsu_mem_{sp}_op_st.sum")),
-                m(l, &format!("l1tex__t_sectors_pipe_lsu_mem_{sp}_op_st.sum")),
-            );
+        use Metric::*;
+        for (name, [ldr, lds, str_, sts]) in [
+            (
+                "global",
+                [
+                    GlobalLdRequests,
+                    GlobalLdSectors,
+                    GlobalStRequests,
+                    GlobalStSectors,
+                ],
+            ),
+            (
+                "local",
+                [
+                    LocalLdRequests,
+                    LocalLdSectors,
+                    LocalStRequests,
+                    LocalStSectors,
+                ],
+            ),
+        ] {
+            let (lr, ls) = (m(l, ldr), m(l, lds));
+            let (sr, ss) = (m(l, str_), m(l, sts));
             if lr + sr == 0 && name == "local" {
                 continue;
             }
@@ -414,33 +424,22 @@ pub fn render(r: &Report, top: usize) -> String {
             );
         }
         let tex_kinds = [
-            (
-                "texture",
-                "texture",
-                "smsp__sass_inst_executed_op_texture.sum",
-            ),
+            ("texture", [TexInst, TexRequests, TexSectors, L1TexHit]),
             (
                 "surface loads",
-                "surface_op_ld",
-                "smsp__inst_executed_op_surface_ld.sum",
+                [SurfLdInst, SurfLdRequests, SurfLdSectors, L1SurfLdHit],
             ),
             (
                 "surface stores",
-                "surface_op_st",
-                "smsp__inst_executed_op_surface_st.sum",
+                [SurfStInst, SurfStRequests, SurfStSectors, L1SurfStHit],
             ),
         ];
-        for (name, k, inst) in tex_kinds {
+        for (name, [inst, requests, sectors, hits]) in tex_kinds {
             let n = m(l, inst);
             if n == 0 {
                 continue;
             }
-            let req = m(l, &format!("l1tex__t_requests_pipe_tex_mem_{k}.sum"));
-            let sec = m(l, &format!("l1tex__t_sectors_pipe_tex_mem_{k}.sum"));
-            let hit = m(
-                l,
-                &format!("l1tex__t_sectors_pipe_tex_mem_{k}_lookup_hit.sum"),
-            );
+            let (req, sec, hit) = (m(l, requests), m(l, sectors), m(l, hits));
             let hits = if l.caches.is_some() {
                 format!(", L1 {:.1}% hit", pct(hit, sec))
             } else {
@@ -460,50 +459,43 @@ pub fn render(r: &Report, top: usize) -> String {
             );
         }
         if let Some(state) = &l.caches {
-            let lsu = ["global_op_ld", "global_op_st", "local_op_ld", "local_op_st"]
-                .map(|k| format!("l1tex__t_sectors_pipe_lsu_mem_{k}"));
-            let tex = ["texture", "surface_op_ld", "surface_op_st"]
-                .map(|k| format!("l1tex__t_sectors_pipe_tex_mem_{k}"));
             let (mut hit, mut all) = (0, 0);
-            for k in lsu.iter().chain(&tex) {
-                let h = m(l, &format!("{k}_lookup_hit.sum"));
-                hit += h;
-                all += h + m(l, &format!("{k}_lookup_miss.sum"));
+            for [h, miss] in [
+                [L1GlobalLdHit, L1GlobalLdMiss],
+                [L1GlobalStHit, L1GlobalStMiss],
+                [L1LocalLdHit, L1LocalLdMiss],
+                [L1LocalStHit, L1LocalStMiss],
+                [L1TexHit, L1TexMiss],
+                [L1SurfLdHit, L1SurfLdMiss],
+                [L1SurfStHit, L1SurfStMiss],
+            ] {
+                hit += m(l, h);
+                all += m(l, h) + m(l, miss);
             }
-            let l2: u64 = ["read", "write", "atom", "red"]
-                .iter()
-                .map(|k| m(l, &format!("lts__t_sectors_srcunit_tex_op_{k}.sum")))
-                .sum();
-            let l2_hit: u64 = ["read", "write", "atom", "red"]
-                .iter()
-                .map(|k| {
-                    m(
-                        l,
-                        &format!("lts__t_sectors_srcunit_tex_op_{k}_lookup_hit.sum"),
-                    )
-                })
-                .sum();
+            let sum = |ms: [Metric; 4]| ms.iter().map(|&k| m(l, k)).sum::<u64>();
+            let l2 = sum([L2ReadSectors, L2WriteSectors, L2AtomSectors, L2RedSectors]);
+            let l2_hit = sum([L2ReadHits, L2WriteHits, L2AtomHits, L2RedHits]);
             let mb = |v: u64| v as f64 / 1e6;
             let _ = writeln!(
                 s,
                 "  caches ({state}; L1 {} KB per SM): L1 {:.1}% of {} sectors hit; L2 {:.1}% of {} sectors hit; DRAM {:.2} MB read, {:.2} MB written",
-                (256 * 1024 - m(l, "launch__shared_mem_config_size")) / 1024,
+                (256 * 1024 - m(l, SharedMemConfigSize)) / 1024,
                 pct(hit, all),
                 thousands(all),
                 pct(l2_hit, l2),
                 thousands(l2),
-                mb(m(l, "dram__bytes_read.sum")),
-                mb(m(l, "dram__bytes_write.sum"))
+                mb(m(l, DramBytesRead)),
+                mb(m(l, DramBytesWrite))
             );
         }
-        let ci = m(l, "gpumemsim__const_inst_executed.sum");
+        let ci = m(l, ConstInst);
         if ci > 0 {
             let _ = writeln!(
                 s,
                 "  constant: {} loads, {} requests ({} serialized)",
                 thousands(ci),
-                thousands(m(l, "gpumemsim__const_requests.sum")),
-                thousands(m(l, "gpumemsim__const_serialization.sum"))
+                thousands(m(l, ConstRequests)),
+                thousands(m(l, ConstSerialization))
             );
         }
         let mut all: Vec<Finding> = l.lines.iter().flat_map(|ln| findings(ln, sh_wf)).collect();
@@ -569,7 +561,6 @@ pub fn render(r: &Report, top: usize) -> String {
 mod texture_tests {
     use super::*;
     use crate::mem::counters::MemCounters;
-    use crate::mem::texture::counters::TexCounters;
     use crate::report::LineCaches;
 
     #[test]
@@ -596,16 +587,14 @@ mod texture_tests {
                 ..LineCaches::default()
             }),
             pcs: Vec::new(),
-            counters: MemCounters {
-                tex: TexCounters {
-                    tex_inst: 1,
-                    tex_requests: 8,
-                    tex_sectors: 16,
-                    texels: 128,
-                    lane_fetches: 32,
-                    ..TexCounters::default()
-                },
-                ..MemCounters::default()
+            counters: {
+                let mut c = MemCounters::default();
+                c[Metric::TexInst] = 1;
+                c[Metric::TexRequests] = 8;
+                c[Metric::TexSectors] = 16;
+                c[Metric::TexTexels] = 128;
+                c[Metric::TexLaneFetches] = 32;
+                c
             },
         };
         let f = texture_findings(&line, "k.cu:7", "");

@@ -567,7 +567,10 @@ mod tests {
                 r.block_end();
             }
             let t = r.finish().totals();
-            (t.l1_global_ld_hit, t.l1_global_ld_miss)
+            (
+                t[crate::metrics::Metric::L1GlobalLdHit],
+                t[crate::metrics::Metric::L1GlobalLdMiss],
+            )
         };
         assert_eq!(run(None), (0, 8));
         assert_eq!(run(Some(vec![0, 0])), (4, 4));

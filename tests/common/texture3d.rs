@@ -344,14 +344,17 @@ pub fn simulate(dir: &str, ptx: &str) -> Simulated {
         .unwrap_or_else(|e| panic!("{}: {e}", l.name));
         let mut m: BTreeMap<String, f64> = prof
             .totals()
-            .metrics()
+            .metrics(&[
+                gpumemsim::metrics::Source::Lsu,
+                gpumemsim::metrics::Source::Texture,
+            ])
             .into_iter()
             .map(|(k, v)| (k.to_string(), v as f64))
             .collect();
         if let Some(h) = prof.finish_caches() {
             m.extend(
                 h.totals()
-                    .metrics()
+                    .metrics(&[gpumemsim::metrics::Source::Cache])
                     .into_iter()
                     .map(|(k, v)| (k.to_string(), v)),
             );

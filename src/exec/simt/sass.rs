@@ -1213,7 +1213,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 off,
                 bytes,
                 signed,
-                ..
+                uniform,
             } => {
                 let mut out = [0u32; 32];
                 let n = *bytes as usize;
@@ -1249,6 +1249,19 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     };
                     out[l] = v as u32;
                     hi[l] = (v >> 32) as u32;
+                }
+                if !*uniform && e != 0 {
+                    // The indexed constant cache's requests: one per distinct address.
+                    let mut at = [0u32; 32];
+                    let mut n = 0;
+                    for l in lanes(each) {
+                        let a = off.wrapping_add(w.regs[*r as usize * 32 + l] as u32);
+                        if !at[..n].contains(&a) {
+                            at[n] = a;
+                            n += 1;
+                        }
+                    }
+                    self.obs.ldc(pc, n as u32);
                 }
                 if each != e {
                     let l0 = each.trailing_zeros() as usize;

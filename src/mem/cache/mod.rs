@@ -79,6 +79,7 @@ pub use sectored::{Evicted, SectoredCache, Slot};
 
 use crate::mem::request::AccessKind;
 use crate::mem::texture::request::TexAccess;
+use crate::metrics::{Counts, Metric as M};
 
 /// Bytes in a cache line.
 pub const LINE_BYTES: u64 = 128;
@@ -119,311 +120,9 @@ pub struct AccessInfo {
     pub l1_allocate: bool,
 }
 
-/// The cache counters of one instruction (or a launch), each an event count.
-#[allow(missing_docs)] // each field is documented by its metric name in `metrics()`
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CacheCounters {
-    pub l1_global_ld_hit: u64,
-    pub l1_global_ld_miss: u64,
-    pub l1_global_st_hit: u64,
-    pub l1_global_st_miss: u64,
-    pub l1_local_ld_hit: u64,
-    pub l1_local_ld_miss: u64,
-    pub l1_local_st_hit: u64,
-    pub l1_local_st_miss: u64,
-    pub l1_tex_hit: u64,
-    pub l1_tex_miss: u64,
-    pub l1_surf_ld_hit: u64,
-    pub l1_surf_ld_miss: u64,
-    pub l1_surf_st_hit: u64,
-    pub l1_surf_st_miss: u64,
-    pub l1_xbar_read_sectors: u64,
-    pub l1_xbar_write_sectors: u64,
-    pub l2_read_requests: u64,
-    pub l2_read_sectors: u64,
-    pub l2_read_hits: u64,
-    pub l2_write_requests: u64,
-    pub l2_write_sectors: u64,
-    pub l2_write_hits: u64,
-    pub l2_atom_requests: u64,
-    pub l2_atom_sectors: u64,
-    pub l2_atom_hits: u64,
-    pub l2_red_requests: u64,
-    pub l2_red_sectors: u64,
-    pub l2_red_hits: u64,
-    pub dram_read_sectors: u64,
-    pub dram_write_sectors: u64,
-}
-
-impl CacheCounters {
-    /// Adds `o` to these counters.
-    pub fn merge(&mut self, o: &Self) {
-        let a = self.fields_mut();
-        let b = o.fields();
-        for (x, y) in a.into_iter().zip(b) {
-            *x += y;
-        }
-    }
-
-    fn fields(&self) -> [u64; 30] {
-        [
-            self.l1_global_ld_hit,
-            self.l1_global_ld_miss,
-            self.l1_global_st_hit,
-            self.l1_global_st_miss,
-            self.l1_local_ld_hit,
-            self.l1_local_ld_miss,
-            self.l1_local_st_hit,
-            self.l1_local_st_miss,
-            self.l1_tex_hit,
-            self.l1_tex_miss,
-            self.l1_surf_ld_hit,
-            self.l1_surf_ld_miss,
-            self.l1_surf_st_hit,
-            self.l1_surf_st_miss,
-            self.l1_xbar_read_sectors,
-            self.l1_xbar_write_sectors,
-            self.l2_read_requests,
-            self.l2_read_sectors,
-            self.l2_read_hits,
-            self.l2_write_requests,
-            self.l2_write_sectors,
-            self.l2_write_hits,
-            self.l2_atom_requests,
-            self.l2_atom_sectors,
-            self.l2_atom_hits,
-            self.l2_red_requests,
-            self.l2_red_sectors,
-            self.l2_red_hits,
-            self.dram_read_sectors,
-            self.dram_write_sectors,
-        ]
-    }
-
-    fn fields_mut(&mut self) -> [&mut u64; 30] {
-        [
-            &mut self.l1_global_ld_hit,
-            &mut self.l1_global_ld_miss,
-            &mut self.l1_global_st_hit,
-            &mut self.l1_global_st_miss,
-            &mut self.l1_local_ld_hit,
-            &mut self.l1_local_ld_miss,
-            &mut self.l1_local_st_hit,
-            &mut self.l1_local_st_miss,
-            &mut self.l1_tex_hit,
-            &mut self.l1_tex_miss,
-            &mut self.l1_surf_ld_hit,
-            &mut self.l1_surf_ld_miss,
-            &mut self.l1_surf_st_hit,
-            &mut self.l1_surf_st_miss,
-            &mut self.l1_xbar_read_sectors,
-            &mut self.l1_xbar_write_sectors,
-            &mut self.l2_read_requests,
-            &mut self.l2_read_sectors,
-            &mut self.l2_read_hits,
-            &mut self.l2_write_requests,
-            &mut self.l2_write_sectors,
-            &mut self.l2_write_hits,
-            &mut self.l2_atom_requests,
-            &mut self.l2_atom_sectors,
-            &mut self.l2_atom_hits,
-            &mut self.l2_red_requests,
-            &mut self.l2_red_sectors,
-            &mut self.l2_red_hits,
-            &mut self.dram_read_sectors,
-            &mut self.dram_write_sectors,
-        ]
-    }
-
-    /// L1 sector lookups (global and local, loads and stores, textures and surfaces) and their
-    /// hits.
-    pub fn l1_lookups(&self) -> (u64, u64) {
-        let hits = self.l1_global_ld_hit
-            + self.l1_global_st_hit
-            + self.l1_local_ld_hit
-            + self.l1_local_st_hit
-            + self.l1_tex_hit
-            + self.l1_surf_ld_hit
-            + self.l1_surf_st_hit;
-        let misses = self.l1_global_ld_miss
-            + self.l1_global_st_miss
-            + self.l1_local_ld_miss
-            + self.l1_local_st_miss
-            + self.l1_tex_miss
-            + self.l1_surf_ld_miss
-            + self.l1_surf_st_miss;
-        (hits + misses, hits)
-    }
-
-    /// L2 sector lookups of every kind from L1 and their hits.
-    pub fn l2_lookups(&self) -> (u64, u64) {
-        (
-            self.l2_read_sectors
-                + self.l2_write_sectors
-                + self.l2_atom_sectors
-                + self.l2_red_sectors,
-            self.l2_read_hits + self.l2_write_hits + self.l2_atom_hits + self.l2_red_hits,
-        )
-    }
-
-    /// Every counter under its Nsight Compute name (rates as percentages); the texture and
-    /// surface lookups only when there were some.
-    pub fn metrics(&self) -> Vec<(&'static str, f64)> {
-        let mut m = self.base_metrics();
-        let f = |v: u64| v as f64;
-        let tex = [
-            self.l1_tex_hit,
-            self.l1_tex_miss,
-            self.l1_surf_ld_hit,
-            self.l1_surf_ld_miss,
-            self.l1_surf_st_hit,
-            self.l1_surf_st_miss,
-        ];
-        if tex.iter().any(|&v| v != 0) {
-            let at = m.len().min(8);
-            m.splice(at..at, {
-                vec![
-                    (
-                        "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum",
-                        f(self.l1_tex_hit),
-                    ),
-                    (
-                        "l1tex__t_sectors_pipe_tex_mem_texture_lookup_miss.sum",
-                        f(self.l1_tex_miss),
-                    ),
-                    (
-                        "l1tex__t_sectors_pipe_tex_mem_surface_op_ld_lookup_hit.sum",
-                        f(self.l1_surf_ld_hit),
-                    ),
-                    (
-                        "l1tex__t_sectors_pipe_tex_mem_surface_op_ld_lookup_miss.sum",
-                        f(self.l1_surf_ld_miss),
-                    ),
-                    (
-                        "l1tex__t_sectors_pipe_tex_mem_surface_op_st_lookup_hit.sum",
-                        f(self.l1_surf_st_hit),
-                    ),
-                    (
-                        "l1tex__t_sectors_pipe_tex_mem_surface_op_st_lookup_miss.sum",
-                        f(self.l1_surf_st_miss),
-                    ),
-                ]
-            });
-        }
-        m
-    }
-
-    fn base_metrics(&self) -> Vec<(&'static str, f64)> {
-        let pct = |(n, h): (u64, u64)| {
-            if n == 0 {
-                0.0
-            } else {
-                h as f64 * 100.0 / n as f64
-            }
-        };
-        let f = |v: u64| v as f64;
-        vec![
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
-                f(self.l1_global_ld_hit),
-            ),
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum",
-                f(self.l1_global_ld_miss),
-            ),
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum",
-                f(self.l1_global_st_hit),
-            ),
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum",
-                f(self.l1_global_st_miss),
-            ),
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum",
-                f(self.l1_local_ld_hit),
-            ),
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum",
-                f(self.l1_local_ld_miss),
-            ),
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit.sum",
-                f(self.l1_local_st_hit),
-            ),
-            (
-                "l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_miss.sum",
-                f(self.l1_local_st_miss),
-            ),
-            ("l1tex__t_sector_hit_rate.pct", pct(self.l1_lookups())),
-            (
-                "l1tex__m_xbar2l1tex_read_sectors.sum",
-                f(self.l1_xbar_read_sectors),
-            ),
-            (
-                "l1tex__m_l1tex2xbar_write_sectors.sum",
-                f(self.l1_xbar_write_sectors),
-            ),
-            (
-                "lts__t_requests_srcunit_tex_op_read.sum",
-                f(self.l2_read_requests),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_read.sum",
-                f(self.l2_read_sectors),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
-                f(self.l2_read_hits),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum",
-                f(self.l2_read_sectors - self.l2_read_hits),
-            ),
-            (
-                "lts__t_requests_srcunit_tex_op_write.sum",
-                f(self.l2_write_requests),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_write.sum",
-                f(self.l2_write_sectors),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum",
-                f(self.l2_write_hits),
-            ),
-            (
-                "lts__t_requests_srcunit_tex_op_atom.sum",
-                f(self.l2_atom_requests),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_atom.sum",
-                f(self.l2_atom_sectors),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_atom_lookup_hit.sum",
-                f(self.l2_atom_hits),
-            ),
-            (
-                "lts__t_requests_srcunit_tex_op_red.sum",
-                f(self.l2_red_requests),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_red.sum",
-                f(self.l2_red_sectors),
-            ),
-            (
-                "lts__t_sectors_srcunit_tex_op_red_lookup_hit.sum",
-                f(self.l2_red_hits),
-            ),
-            ("lts__t_sector_hit_rate.pct", pct(self.l2_lookups())),
-            ("dram__sectors_read.sum", f(self.dram_read_sectors)),
-            ("dram__sectors_write.sum", f(self.dram_write_sectors)),
-            ("dram__bytes_read.sum", f(self.dram_read_sectors * 32)),
-            ("dram__bytes_write.sum", f(self.dram_write_sectors * 32)),
-        ]
-    }
-}
+/// The cache counters of one instruction (or a launch): the cache slots of [`Counts`] (the
+/// rows of [`crate::metrics`] whose source is the caches).
+pub type CacheCounters = Counts;
 
 /// Both sectors of every 64-byte pair that has one sector in `m`.
 #[inline]
@@ -477,7 +176,7 @@ impl L2 {
         if let Some(e) = ev {
             if e.dirty != 0 {
                 if let Some(c) = per_pc.get_mut(e.writer as usize) {
-                    c.dram_write_sectors += count(e.dirty);
+                    c[M::DramWriteSectors] += count(e.dirty);
                 }
             }
         }
@@ -660,19 +359,19 @@ impl Hierarchy {
                         (0, la.sectors)
                     };
                     if a.local {
-                        c.l1_local_ld_hit += count(hit);
-                        c.l1_local_ld_miss += count(miss);
+                        c[M::L1LocalLdHit] += count(hit);
+                        c[M::L1LocalLdMiss] += count(miss);
                     } else {
-                        c.l1_global_ld_hit += count(hit);
-                        c.l1_global_ld_miss += count(miss);
+                        c[M::L1GlobalLdHit] += count(hit);
+                        c[M::L1GlobalLdMiss] += count(miss);
                     }
                     if miss != 0 {
-                        c.l1_xbar_read_sectors += count(miss);
-                        c.l2_read_requests += 1;
-                        c.l2_read_sectors += count(miss);
+                        c[M::L1XbarReadSectors] += count(miss);
+                        c[M::L2ReadRequests] += 1;
+                        c[M::L2ReadSectors] += count(miss);
                         let (h, d) = self.l2.read(sm, la.line, miss, per_pc);
-                        c.l2_read_hits += h;
-                        c.dram_read_sectors += d;
+                        c[M::L2ReadHits] += h;
+                        c[M::DramReadSectors] += d;
                     }
                 }
                 AccessKind::Store => {
@@ -682,32 +381,32 @@ impl Hierarchy {
                     }
                     let (hit, miss) = if present { (n, 0) } else { (0, n) };
                     if a.local {
-                        c.l1_local_st_hit += hit;
-                        c.l1_local_st_miss += miss;
+                        c[M::L1LocalStHit] += hit;
+                        c[M::L1LocalStMiss] += miss;
                     } else {
-                        c.l1_global_st_hit += hit;
-                        c.l1_global_st_miss += miss;
+                        c[M::L1GlobalStHit] += hit;
+                        c[M::L1GlobalStMiss] += miss;
                     }
-                    c.l1_xbar_write_sectors += n;
-                    c.l2_write_requests += 1;
-                    c.l2_write_sectors += n;
-                    c.l2_write_hits += n;
+                    c[M::L1XbarWriteSectors] += n;
+                    c[M::L2WriteRequests] += 1;
+                    c[M::L2WriteSectors] += n;
+                    c[M::L2WriteHits] += n;
                     self.l2.write(sm, la.line, la.sectors, a.pc, per_pc);
                 }
                 AccessKind::Atomic | AccessKind::Reduction => {
                     let (h, d) = self.l2.atomic(sm, la.line, la.sectors, a.pc, per_pc);
                     if a.kind == AccessKind::Atomic {
-                        c.l2_atom_requests += 1;
-                        c.l2_atom_sectors += n;
-                        c.l2_atom_hits += h;
-                        c.l1_xbar_read_sectors += n;
+                        c[M::L2AtomRequests] += 1;
+                        c[M::L2AtomSectors] += n;
+                        c[M::L2AtomHits] += h;
+                        c[M::L1XbarReadSectors] += n;
                     } else {
-                        c.l2_red_requests += 1;
-                        c.l2_red_sectors += n;
-                        c.l2_red_hits += h;
+                        c[M::L2RedRequests] += 1;
+                        c[M::L2RedSectors] += n;
+                        c[M::L2RedHits] += h;
                     }
-                    c.l1_xbar_write_sectors += n;
-                    c.dram_read_sectors += d;
+                    c[M::L1XbarWriteSectors] += n;
+                    c[M::DramReadSectors] += d;
                 }
             }
         }
@@ -764,9 +463,9 @@ impl Hierarchy {
                     let n = count(la.sectors);
                     let (_, present, _) = l1.lookup(la.line);
                     if present {
-                        c.l1_surf_st_hit += n;
+                        c[M::L1SurfStHit] += n;
                     } else {
-                        c.l1_surf_st_miss += n;
+                        c[M::L1SurfStMiss] += n;
                     }
                     la.sectors
                 } else {
@@ -775,11 +474,11 @@ impl Hierarchy {
                     let miss = la.sectors & !hit;
                     l1.fill(slot, miss);
                     if access == TexAccess::SurfaceLoad {
-                        c.l1_surf_ld_hit += count(hit);
-                        c.l1_surf_ld_miss += count(miss);
+                        c[M::L1SurfLdHit] += count(hit);
+                        c[M::L1SurfLdMiss] += count(miss);
                     } else {
-                        c.l1_tex_hit += count(hit);
-                        c.l1_tex_miss += count(miss);
+                        c[M::L1TexHit] += count(hit);
+                        c[M::L1TexMiss] += count(miss);
                     }
                     miss
                 };
@@ -803,18 +502,18 @@ impl Hierarchy {
         for la in out.iter() {
             let n = count(la.sectors);
             if access == TexAccess::SurfaceStore {
-                c.l1_xbar_write_sectors += n;
-                c.l2_write_requests += 1;
-                c.l2_write_sectors += n;
-                c.l2_write_hits += n;
+                c[M::L1XbarWriteSectors] += n;
+                c[M::L2WriteRequests] += 1;
+                c[M::L2WriteSectors] += n;
+                c[M::L2WriteHits] += n;
                 self.l2.write(sm, la.line, la.sectors, pc, per_pc);
             } else {
-                c.l1_xbar_read_sectors += n;
-                c.l2_read_requests += 1;
-                c.l2_read_sectors += n;
+                c[M::L1XbarReadSectors] += n;
+                c[M::L2ReadRequests] += 1;
+                c[M::L2ReadSectors] += n;
                 let (h, d) = self.l2.read(sm, la.line, la.sectors, per_pc);
-                c.l2_read_hits += h;
-                c.dram_read_sectors += d;
+                c[M::L2ReadHits] += h;
+                c[M::DramReadSectors] += d;
             }
         }
         per_pc[pc as usize].merge(&c);
@@ -853,16 +552,16 @@ mod tests {
         h.end_step(0);
         h.access(0, &load(0), &l);
         let t = h.totals();
-        assert_eq!((t.l1_global_ld_miss, t.l1_global_ld_hit), (4, 4));
+        assert_eq!((t[M::L1GlobalLdMiss], t[M::L1GlobalLdHit]), (4, 4));
         assert_eq!(
-            (t.l2_read_sectors, t.l2_read_hits, t.dram_read_sectors),
+            (t[M::L2ReadSectors], t[M::L2ReadHits], t[M::DramReadSectors]),
             (4, 0, 4)
         );
         // Another SM misses in its own L1 and finds the line in L2 (near or home copy).
         h.access(1, &load(0), &l);
         let t = h.totals();
-        assert_eq!(t.l1_global_ld_miss, 8);
-        assert_eq!(t.dram_read_sectors, 4);
+        assert_eq!(t[M::L1GlobalLdMiss], 8);
+        assert_eq!(t[M::DramReadSectors], 4);
     }
 
     #[test]
@@ -877,12 +576,12 @@ mod tests {
         h.access(0, &load(0), &l);
         let t = h.totals();
         assert_eq!(
-            (t.l1_global_ld_miss, t.l2_read_sectors, t.l2_read_hits),
+            (t[M::L1GlobalLdMiss], t[M::L2ReadSectors], t[M::L2ReadHits]),
             (2, 2, 1)
         );
         h.end_step(0);
         h.access(0, &load(0), &l);
-        assert_eq!(h.totals().l1_global_ld_hit, 1);
+        assert_eq!(h.totals()[M::L1GlobalLdHit], 1);
     }
 
     #[test]
@@ -901,7 +600,7 @@ mod tests {
         }
         let t = h.totals();
         assert_eq!(
-            (t.l2_read_sectors, t.l2_read_hits, t.dram_read_sectors),
+            (t[M::L2ReadSectors], t[M::L2ReadHits], t[M::DramReadSectors]),
             (4, 2, 4)
         );
     }

@@ -15,11 +15,12 @@ use svg::node::element::{Definitions, Line, Marker, Path, Rectangle, TSpan, Text
 use svg::Document;
 
 use super::fmt_metric;
+use crate::metrics::Metric;
 
 /// One piece of a label: plain text, or a metric's value.
 enum Piece {
     Text(&'static str),
-    Metric(&'static str),
+    Metric(Metric),
 }
 use Piece::{Metric as M, Text as T};
 
@@ -45,7 +46,7 @@ fn presence(lines: &[Vec<Piece>], m: &BTreeMap<String, f64>) -> (bool, bool) {
         .iter()
         .flatten()
         .filter_map(|p| match p {
-            Piece::Metric(n) => Some(*n),
+            Piece::Metric(n) => Some(n.name()),
             Piece::Text(_) => None,
         })
         .collect();
@@ -64,13 +65,14 @@ fn text_line(x: u32, y: u32, pieces: &[Piece], m: &BTreeMap<String, f64>, anchor
     for p in pieces {
         match p {
             Piece::Text(s) => t = t.add(TSpan::new(*s)),
-            Piece::Metric(name) => match m.get(*name) {
+            Piece::Metric(metric) => match m.get(metric.name()) {
                 Some(v) => {
+                    let d = metric.def();
                     t = t.add(
-                        TSpan::new(fmt_metric(name, *v))
+                        TSpan::new(fmt_metric(d.name, *v))
                             .set("class", "num")
-                            .set("data-metric", *name)
-                            .add(Title::new(*name)),
+                            .set("data-metric", d.name)
+                            .add(Title::new(format!("{}: {}", d.name, d.description))),
                     )
                 }
                 None => t = t.add(TSpan::new("—").set("class", "absent")),
@@ -82,7 +84,7 @@ fn text_line(x: u32, y: u32, pieces: &[Piece], m: &BTreeMap<String, f64>, anchor
 
 /// Draws the chart for a launch's metrics.
 pub fn draw(m: &BTreeMap<String, f64>) -> String {
-    let has = |k: &str| m.get(k).copied().unwrap_or(0.0) > 0.0;
+    let has = |k: Metric| m.get(k.name()).copied().unwrap_or(0.0) > 0.0;
     let units = vec![
         Unit {
             name: "Kernel",
@@ -90,7 +92,7 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             y: 150,
             w: 124,
             h: 80,
-            inner: vec![vec![M("gpumemsim__ptx_inst_executed.sum"), T(" warp inst")]],
+            inner: vec![vec![M(Metric::PtxInstExecuted), T(" warp inst")]],
         },
         Unit {
             name: "Shared memory",
@@ -106,7 +108,7 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             y: 150,
             w: 170,
             h: 80,
-            inner: vec![vec![T("hit rate "), M("l1tex__t_sector_hit_rate.pct")]],
+            inner: vec![vec![T("hit rate "), M(Metric::L1HitRate)]],
         },
         Unit {
             name: "Constant cache",
@@ -122,7 +124,7 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             y: 150,
             w: 130,
             h: 80,
-            inner: vec![vec![T("hit rate "), M("lts__t_sector_hit_rate.pct")]],
+            inner: vec![vec![T("hit rate "), M(Metric::L2HitRate)]],
         },
         Unit {
             name: "Device memory",
@@ -136,69 +138,61 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
     let mut shared = vec![
         vec![
             T("ld "),
-            M("smsp__sass_inst_executed_op_shared_ld.sum"),
+            M(Metric::SharedLdInst),
             T(" inst · "),
-            M("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+            M(Metric::SharedLdWavefronts),
             T(" wf · "),
-            M("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+            M(Metric::SharedLdConflicts),
             T(" conflicts"),
         ],
         vec![
             T("st "),
-            M("smsp__sass_inst_executed_op_shared_st.sum"),
+            M(Metric::SharedStInst),
             T(" inst · "),
-            M("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+            M(Metric::SharedStWavefronts),
             T(" wf · "),
-            M("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+            M(Metric::SharedStConflicts),
             T(" conflicts"),
         ],
     ];
-    if has("smsp__sass_inst_executed_op_shared_atom.sum") {
+    if has(Metric::SharedAtomInst) {
         shared.push(vec![
             T("atom "),
-            M("smsp__sass_inst_executed_op_shared_atom.sum"),
+            M(Metric::SharedAtomInst),
             T(" inst · "),
-            M("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"),
+            M(Metric::SharedAtomWavefronts),
             T(" wf"),
         ]);
     }
     let mut l1 = vec![
         vec![
             T("global ld "),
-            M("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            M(Metric::GlobalLdRequests),
             T(" req · "),
-            M("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+            M(Metric::GlobalLdSectors),
             T(" sectors"),
         ],
         vec![
             T("global st "),
-            M("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+            M(Metric::GlobalStRequests),
             T(" req · "),
-            M("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+            M(Metric::GlobalStSectors),
             T(" sectors"),
         ],
     ];
     for (what, req, sec) in [
         (
             "global atom ",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+            Metric::GlobalAtomRequests,
+            Metric::GlobalAtomSectors,
         ),
         (
             "global red ",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+            Metric::GlobalRedRequests,
+            Metric::GlobalRedSectors,
         ),
-        (
-            "local ld ",
-            "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-        ),
-        (
-            "local st ",
-            "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-        ),
+        ("local ld ", Metric::LocalLdRequests, Metric::LocalLdSectors),
+        ("local st ", Metric::LocalStRequests, Metric::LocalStSectors),
     ] {
         if has(req) {
             l1.push(vec![T(what), M(req), T(" req · "), M(sec), T(" sectors")]);
@@ -219,9 +213,9 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             from: 0,
             to: 3,
             lines: vec![vec![
-                M("gpumemsim__const_inst_executed.sum"),
+                M(Metric::ConstInst),
                 T(" loads · "),
-                M("gpumemsim__const_requests.sum"),
+                M(Metric::ConstRequests),
                 T(" requests"),
             ]],
         },
@@ -229,24 +223,16 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             from: 2,
             to: 4,
             lines: vec![
-                vec![
-                    T("rd "),
-                    M("lts__t_sectors_srcunit_tex_op_read.sum"),
-                    T(" sectors"),
-                ],
-                vec![
-                    T("wr "),
-                    M("lts__t_sectors_srcunit_tex_op_write.sum"),
-                    T(" sectors"),
-                ],
+                vec![T("rd "), M(Metric::L2ReadSectors), T(" sectors")],
+                vec![T("wr "), M(Metric::L2WriteSectors), T(" sectors")],
             ],
         },
         Link {
             from: 4,
             to: 5,
             lines: vec![
-                vec![T("rd "), M("dram__bytes_read.sum"), T(" B")],
-                vec![T("wr "), M("dram__bytes_write.sum"), T(" B")],
+                vec![T("rd "), M(Metric::DramBytesRead), T(" B")],
+                vec![T("wr "), M(Metric::DramBytesWrite), T(" B")],
             ],
         },
     ];
@@ -297,10 +283,9 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
             (b.x - 2, b.y + b.h / 2)
         };
         let (any, all) = presence(&l.lines, m);
-        let idle = all
-            && l.lines.iter().flatten().all(
-                |p| !matches!(p, Piece::Metric(n) if m.get(*n).copied().unwrap_or(0.0) != 0.0),
-            );
+        let idle = all && l.lines.iter().flatten().all(
+            |p| !matches!(p, Piece::Metric(n) if m.get(n.name()).copied().unwrap_or(0.0) != 0.0),
+        );
         let class = if idle {
             "flow idle"
         } else if all {
@@ -358,7 +343,7 @@ pub fn draw(m: &BTreeMap<String, f64>) -> String {
                 .any(|p| matches!(p, Piece::Metric(_)));
         let off = match u.name {
             "L2 cache" => !any,
-            "Device memory" => !m.contains_key("dram__bytes_read.sum"),
+            "Device memory" => !m.contains_key(Metric::DramBytesRead.name()),
             _ => false,
         };
         doc = doc.add(

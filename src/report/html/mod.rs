@@ -35,6 +35,7 @@ use super::{LaunchReport, Report};
 use crate::gpu::config::GpuConfig;
 use crate::mem::request::{AccessKind, Space};
 use crate::mem::shared_banks::shared_wavefronts;
+use crate::metrics::Metric;
 
 /// Why a page could not be rendered (a template error: a bug, not a user's mistake).
 #[derive(Debug, Error)]
@@ -76,21 +77,27 @@ pub fn fmt_metric(name: &str, v: f64) -> String {
     }
 }
 
-/// The memory cost of a set of metrics: shared wavefronts + L1TEX sectors + constant requests.
-///
-/// ```text
-/// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum
-/// + l1tex__t_sectors_pipe_lsu_mem_{global,local}_op_*.sum + gpumemsim__const_requests.sum
-/// ```
+/// The metrics whose sum is a line's or a launch's memory cost: shared wavefronts, L1TEX
+/// sectors of the LSU pipe (the totals, not their L1 lookup hits and misses) and constant
+/// requests.
+const COST: [Metric; 9] = [
+    Metric::SharedLdWavefronts,
+    Metric::SharedStWavefronts,
+    Metric::SharedAtomWavefronts,
+    Metric::GlobalLdSectors,
+    Metric::GlobalStSectors,
+    Metric::GlobalAtomSectors,
+    Metric::GlobalRedSectors,
+    Metric::LocalLdSectors,
+    Metric::LocalStSectors,
+];
+
+/// The memory cost of a set of metrics: the sum of [`COST`] and the constant requests.
 pub fn memory_cost<'a>(metrics: impl IntoIterator<Item = (&'a String, f64)>) -> f64 {
     metrics
         .into_iter()
         .filter(|(k, _)| {
-            // The sector totals, not their `_lookup_hit`/`_lookup_miss` parts.
-            (k.starts_with("l1tex__data_pipe_lsu_wavefronts_mem_shared")
-                || k.starts_with("l1tex__t_sectors_pipe_lsu_mem_")
-                || k.as_str() == "gpumemsim__const_requests.sum")
-                && !k.contains("_lookup_")
+            Metric::by_name(k).is_some_and(|m| COST.contains(&m) || m == Metric::ConstRequests)
         })
         .map(|(_, v)| v)
         .sum()
@@ -199,16 +206,19 @@ pub fn render(r: &Report, gpu: &GpuConfig) -> Result<String, HtmlError> {
         .render(minijinja::value::Serde(&page))?)
 }
 
-fn m(l: &LaunchReport, k: &str) -> f64 {
-    l.metrics.get(k).copied().unwrap_or(0.0)
+fn m(l: &LaunchReport, k: Metric) -> f64 {
+    l.metrics.get(k.name()).copied().unwrap_or(0.0)
 }
 
-fn metric_row(l: &LaunchReport, label: &str, name: &str) -> Option<Row> {
-    l.metrics.get(name).map(|v| Row {
+/// A summary row of `metric`, when the launch has it; its hint is the metric's name and
+/// description.
+fn metric_row(l: &LaunchReport, label: &str, metric: Metric) -> Option<Row> {
+    let d = metric.def();
+    l.metrics.get(d.name).map(|v| Row {
         label: label.to_string(),
-        value: fmt_metric(name, *v),
-        metric: Some(name.to_string()),
-        hint: name.to_string(),
+        value: fmt_metric(d.name, *v),
+        metric: Some(d.name.to_string()),
+        hint: format!("{}: {}", d.name, d.description),
     })
 }
 
@@ -228,7 +238,7 @@ fn summary(l: &LaunchReport) -> Vec<Row> {
     rows.extend(metric_row(
         l,
         "registers per thread (allocated)",
-        "launch__registers_per_thread",
+        Metric::RegistersPerThread,
     ));
     if let Some(r) = &l.resources {
         rows.push(plain(
@@ -250,7 +260,7 @@ fn summary(l: &LaunchReport) -> Vec<Row> {
     rows.extend(metric_row(
         l,
         "theoretical occupancy",
-        "sm__maximum_warps_per_active_cycle_pct",
+        Metric::MaximumWarpsPct,
     ));
     if let Some(lim) = &l.occupancy_limiter {
         rows.push(plain(
@@ -260,75 +270,43 @@ fn summary(l: &LaunchReport) -> Vec<Row> {
         ));
     }
     for (label, name) in [
-        (
-            "shared load wavefronts",
-            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        ),
-        (
-            "shared load bank conflicts",
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-        ),
-        (
-            "shared store wavefronts",
-            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-        ),
-        (
-            "shared store bank conflicts",
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-        ),
-        (
-            "global load requests",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        ),
-        (
-            "global load sectors",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        ),
-        (
-            "global store requests",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-        ),
-        (
-            "global store sectors",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        ),
+        ("shared load wavefronts", Metric::SharedLdWavefronts),
+        ("shared load bank conflicts", Metric::SharedLdConflicts),
+        ("shared store wavefronts", Metric::SharedStWavefronts),
+        ("shared store bank conflicts", Metric::SharedStConflicts),
+        ("global load requests", Metric::GlobalLdRequests),
+        ("global load sectors", Metric::GlobalLdSectors),
+        ("global store requests", Metric::GlobalStRequests),
+        ("global store sectors", Metric::GlobalStSectors),
     ] {
         rows.extend(metric_row(l, label, name));
     }
     for (label, req, sec) in [
         (
             "global load sectors per request",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            Metric::GlobalLdRequests,
+            Metric::GlobalLdSectors,
         ),
         (
             "global store sectors per request",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+            Metric::GlobalStRequests,
+            Metric::GlobalStSectors,
         ),
     ] {
         if m(l, req) > 0.0 {
             rows.push(plain(
                 label,
                 format!("{:.2}", m(l, sec) / m(l, req)),
-                &format!("{sec} / {req}"),
+                &format!("{} / {}", sec.name(), req.name()),
             ));
         }
     }
     for (label, name) in [
-        (
-            "local load sectors",
-            "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-        ),
-        (
-            "local store sectors",
-            "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-        ),
-        ("constant requests", "gpumemsim__const_requests.sum"),
-        (
-            "constant serialization",
-            "gpumemsim__const_serialization.sum",
-        ),
+        ("local load sectors", Metric::LocalLdSectors),
+        ("local store sectors", Metric::LocalStSectors),
+        ("constant requests", Metric::ConstRequests),
+        ("texture fetches", Metric::TexInst),
+        ("constant serialization", Metric::ConstSerialization),
     ] {
         if m(l, name) > 0.0 {
             rows.extend(metric_row(l, label, name));
@@ -336,29 +314,27 @@ fn summary(l: &LaunchReport) -> Vec<Row> {
     }
     // Filled in as the cache, texture and timing models add their metrics.
     for (label, name) in [
-        ("L1 hit rate", "l1tex__t_sector_hit_rate.pct"),
-        ("L2 hit rate", "lts__t_sector_hit_rate.pct"),
-        ("DRAM bytes read", "dram__bytes_read.sum"),
-        ("DRAM bytes written", "dram__bytes_write.sum"),
-        ("texture fetches", "smsp__sass_inst_executed_op_texture.sum"),
-        ("duration (ns)", "gpu__time_duration.sum"),
+        ("L1 hit rate", Metric::L1HitRate),
+        ("L2 hit rate", Metric::L2HitRate),
+        ("DRAM bytes read", Metric::DramBytesRead),
+        ("DRAM bytes written", Metric::DramBytesWrite),
     ] {
         rows.extend(metric_row(l, label, name));
     }
     rows.extend(metric_row(
         l,
         "warp instructions (PTX)",
-        "gpumemsim__ptx_inst_executed.sum",
+        Metric::PtxInstExecuted,
     ));
     rows.extend(metric_row(
         l,
         "warp instructions (SASS)",
-        "smsp__inst_executed.sum",
+        Metric::InstExecuted,
     ));
     rows.extend(metric_row(
         l,
         "thread instructions (SASS)",
-        "smsp__sass_thread_inst_executed.sum",
+        Metric::SassThreadInstExecuted,
     ));
     if let Some(mix) = &l.inst_mix {
         rows.push(plain(
@@ -456,8 +432,7 @@ fn heat(share: f64) -> String {
 
 fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
     let total = memory_cost(l.metrics.iter().map(|(k, v)| (k, *v)));
-    let sh_wf = (m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
-        + m(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")) as u64;
+    let sh_wf = (m(l, Metric::SharedLdWavefronts) + m(l, Metric::SharedStWavefronts)) as u64;
     // Findings of every line, ranked over the launch.
     let mut ranked: Vec<(u64, String, u32)> = Vec::new();
     for ln in &l.lines {
@@ -502,31 +477,36 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
                     if lr.max_way > 1 {
                         badges.push(format!("{}-way", lr.max_way));
                     }
-                    let get = |k: &str| lr.metrics.get(k).copied().unwrap_or(0);
-                    let wf = get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
-                        + get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")
-                        + get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum");
+                    let get = |k: Metric| lr.metrics.get(k.name()).copied().unwrap_or(0);
+                    let wf = get(Metric::SharedLdWavefronts)
+                        + get(Metric::SharedStWavefronts)
+                        + get(Metric::SharedAtomWavefronts);
                     if wf > 0 {
                         badges.push(format!("{} wf", thousands(wf)));
                     }
-                    let sec: u64 = lr
-                        .metrics
-                        .iter()
-                        .filter(|(k, _)| {
-                            k.starts_with("l1tex__t_sectors_pipe_lsu_mem_")
-                                && !k.contains("_lookup_")
-                        })
-                        .map(|(_, v)| *v)
-                        .sum();
-                    let req: u64 = lr
-                        .metrics
-                        .iter()
-                        .filter(|(k, _)| {
-                            k.starts_with("l1tex__t_requests_pipe_lsu_mem_")
-                                && !k.contains("_lookup_")
-                        })
-                        .map(|(_, v)| *v)
-                        .sum();
+                    use Metric::*;
+                    let sec: u64 = [
+                        GlobalLdSectors,
+                        GlobalStSectors,
+                        GlobalAtomSectors,
+                        GlobalRedSectors,
+                        LocalLdSectors,
+                        LocalStSectors,
+                    ]
+                    .map(get)
+                    .iter()
+                    .sum();
+                    let req: u64 = [
+                        GlobalLdRequests,
+                        GlobalStRequests,
+                        GlobalAtomRequests,
+                        GlobalRedRequests,
+                        LocalLdRequests,
+                        LocalStRequests,
+                    ]
+                    .map(get)
+                    .iter()
+                    .sum();
                     if sec > 0 {
                         badges.push(format!(
                             "{} sect ({:.1}/req)",
@@ -548,11 +528,11 @@ fn sources(l: &LaunchReport, d: &LaunchDetail) -> Vec<SourceView> {
                             ));
                         }
                     }
-                    let cr = get("gpumemsim__const_requests.sum");
+                    let cr = get(Metric::ConstRequests);
                     if cr > 0 {
                         badges.push(format!("{} const req", thousands(cr)));
                     }
-                    let inst = get("smsp__inst_executed.sum");
+                    let inst = get(Metric::InstExecuted);
                     if inst > 0 {
                         badges.push(format!("{} inst", thousands(inst)));
                     }
