@@ -209,6 +209,24 @@ const SASS_COUNTERS: &[&str] = &[
     "smsp__sass_thread_inst_executed_pred_on.sum",
 ];
 
+/// Metrics of the table that no recording of tests/hw/h200 holds yet (added with the metric
+/// table, issue 27): left out of the comparison, and [`not_recorded_is_still_true`] fails once a
+/// recording has them, so that they are compared from then on.
+const NOT_RECORDED: &[&str] = &["smsp__inst_executed_op_ldc.sum"];
+
+#[test]
+fn not_recorded_is_still_true() {
+    for (_, program) in CASES {
+        let csv = std::fs::read_to_string(format!("{HW}/ncu/{program}.csv")).expect("ncu csv");
+        for name in NOT_RECORDED {
+            assert!(
+                !csv.contains(name),
+                "{program} records {name}: compare it (remove it from NOT_RECORDED)"
+            );
+        }
+    }
+}
+
 /// The report of every case, run once for all the tests of this file.
 fn reports() -> &'static [Report] {
     static REPORTS: OnceLock<Vec<Report>> = OnceLock::new();
@@ -222,7 +240,9 @@ fn without_cache_metrics(report: &Report) -> Report {
     let mut r = report.clone();
     for l in &mut r.launches {
         l.metrics.retain(|name, _| {
-            !gpumemsim::mem::cache::is_cache_metric(name) && !SASS_COUNTERS.contains(&name.as_str())
+            !gpumemsim::mem::cache::is_cache_metric(name)
+                && !SASS_COUNTERS.contains(&name.as_str())
+                && !NOT_RECORDED.contains(&name.as_str())
         });
     }
     r

@@ -22,6 +22,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// List every metric gpumemsim reports (name, unit, how it combines, which model produces
+    /// it, whether it is per source line, what it counts), and the recorded Nsight Compute
+    /// metrics it does not model, with the reason.
+    Metrics,
     /// Run a launch spec and print its report.
     Run {
         /// The launch spec (TOML).
@@ -195,6 +199,10 @@ fn same_path(a: &std::path::Path, b: &std::path::Path) -> bool {
 
 fn real_main(cli: Cli) -> Result<(), RunError> {
     match cli.cmd {
+        Cmd::Metrics => {
+            print!("{}", gpumemsim::metrics::render_table());
+            Ok(())
+        }
         Cmd::Run {
             spec,
             json,

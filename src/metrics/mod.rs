@@ -325,6 +325,31 @@ pub const NOT_MODELLED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The table as text: one metric a line (name, unit, aggregation, source, per line, what it
+/// counts), then the metrics not modelled with their reasons (`gpumemsim metrics`).
+pub fn render_table() -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let w = METRICS.iter().map(|d| d.name.len()).max().unwrap_or(0);
+    for d in METRICS.iter().filter(|d| d.source != Source::Internal) {
+        let _ = writeln!(
+            s,
+            "{:<w$}  {:<15} {:<6} {:<12} {:<4} {}",
+            d.name,
+            d.unit.name(),
+            format!("{:?}", d.aggregation).to_lowercase(),
+            format!("{:?}", d.source),
+            if d.per_line { "line" } else { "" },
+            d.description,
+        );
+    }
+    let _ = writeln!(s, "\nrecorded by Nsight Compute, not modelled:");
+    for (name, why) in NOT_MODELLED {
+        let _ = writeln!(s, "{name:<w$}  {why}");
+    }
+    s
+}
+
 /// Why `name` is not modelled, when [`NOT_MODELLED`] lists it.
 pub fn not_modelled(name: &str) -> Option<&'static str> {
     NOT_MODELLED
@@ -381,5 +406,43 @@ mod tests {
         assert_eq!(c.value(Metric::L1HitRate), 25.0);
         assert_eq!(c.value(Metric::L2HitRate), 40.0);
         assert_eq!(Counts::default().value(Metric::L1HitRate), 0.0);
+    }
+
+    /// No metric name is written outside this module (tests apart): the reports, the models and
+    /// `compare` name metrics by [`Metric`].
+    #[test]
+    fn no_metric_name_is_written_elsewhere() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).expect("src").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        let mut found = Vec::new();
+        for f in files {
+            if f.starts_with(src.join("metrics")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).expect("readable source");
+            // Unit tests may name the metrics they check.
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for d in METRICS {
+                if code.contains(&format!("\"{}\"", d.name)) {
+                    found.push(format!("{}: {}", f.display(), d.name));
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "metric names outside src/metrics:\n{}",
+            found.join("\n")
+        );
     }
 }

@@ -307,6 +307,11 @@ pub fn render_ranges(cmp: &[RangeComparison], only_mismatches: bool) -> String {
         bad,
         ranged
     ));
+    s.push_str(&describe(
+        cmp.iter()
+            .filter(|c| !c.agrees())
+            .map(|c| c.metric.as_str()),
+    ));
     s
 }
 
@@ -449,7 +454,29 @@ pub fn render(cmp: &[Comparison], only_mismatches: bool) -> String {
     }
     let bad = cmp.iter().filter(|c| !c.equal()).count();
     s.push_str(&format!("{} metrics compared, {} differ\n", cmp.len(), bad));
+    s.push_str(&describe(
+        cmp.iter().filter(|c| !c.equal()).map(|c| c.metric.as_str()),
+    ));
     s
+}
+
+/// What each of the `metrics` counts, once each, from the metric table (empty when none is
+/// known).
+fn describe<'a>(metrics: impl Iterator<Item = &'a str>) -> String {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut s = String::new();
+    for name in metrics {
+        if let Some(m) = crate::metrics::Metric::by_name(name) {
+            if seen.insert(m) {
+                s.push_str(&format!("  {}: {}\n", name, m.def().description));
+            }
+        }
+    }
+    if s.is_empty() {
+        s
+    } else {
+        format!("what the differing metrics count:\n{s}")
+    }
 }
 
 #[cfg(test)]

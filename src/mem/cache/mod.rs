@@ -79,20 +79,25 @@ pub use sectored::{Evicted, SectoredCache, Slot};
 
 use crate::mem::request::AccessKind;
 use crate::mem::texture::request::TexAccess;
-use crate::metrics::{Counts, Metric as M};
+use crate::metrics::{Counts, Metric as M, Source};
 
 /// Bytes in a cache line.
 pub const LINE_BYTES: u64 = 128;
 
 /// Whether `name` is one of the counters of this module (or the driver's shared-memory size,
-/// which decides L1's capacity): they are compared with their own H200 recordings.
+/// which decides L1's capacity): they are compared with their own H200 recordings. A recorded
+/// name the metric table lacks is the caches' by its Nsight Compute unit (`lts__`, `dram__`,
+/// `l1tex__m_`) or a lookup outcome.
 pub fn is_cache_metric(name: &str) -> bool {
-    name.contains("_lookup_")
-        || name.starts_with("lts__")
-        || name.starts_with("dram__")
-        || name.starts_with("l1tex__m_")
-        || name == "l1tex__t_sector_hit_rate.pct"
-        || name == "launch__shared_mem_config_size"
+    match M::by_name(name) {
+        Some(m) => m.def().source == Source::Cache || m == M::SharedMemConfigSize,
+        None => {
+            name.contains("_lookup_")
+                || ["lts__", "dram__", "l1tex__m_"]
+                    .iter()
+                    .any(|p| name.starts_with(p))
+        }
+    }
 }
 
 /// One line of a warp-level access: which sectors the active lanes touch, and which of them they
