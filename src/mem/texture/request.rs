@@ -1,171 +1,48 @@
 //! How the texture unit splits one warp-level texture or surface instruction into L1 requests,
-//! and what each request costs: sectors looked up, tag lookups (`set_accesses`) and data-stage
-//! wavefronts.
+//! and what each request costs: sectors looked up, tag lookups (`set_accesses`), tag-set
+//! conflicts and data-stage wavefronts.
 //!
-//! # Rules (measured on the H200)
-//! Source: tests/hw/h200/texture_mem/ (`ncu/tex_probe.csv` and `run2/ncu/tex_probe2.csv`, the
-//! kernels of tests/hw/texture_mem/tex_probe.cu; launches named in `launches.txt`).
-//! - Requests (`l1tex__t_requests_pipe_tex_mem_*`): `tex` and `tld4` (`tex1D/2D/3D`,
-//!   `tex2Dgather`) make one request per quad of lanes (lanes 4k to 4k+3) with at least one
-//!   active lane: 8 per full warp, 4 for lanes 0-15, 2 for lanes 0 and 31, 8 for every other lane
-//!   (`f32_point_row_1warp_mask*`). `tex1Dfetch` (linear memory) and surface loads and stores
-//!   make one per group of 8 lanes: 4 per full warp, 1 for lanes 0-7, 4 for lanes 0, 8, 16 and 24
-//!   (`fetch1d_1warp_mask*`, `surf_read_1warp_mask*`).
+//! Every rule here was measured on the H200 with Nsight Compute. How each was found (the
+//! launches it was fitted on, those it was then tested on blind, and those it does not fit) is
+//! recorded in docs/texture-history.md, next to the recordings' paths; the hardware tests list
+//! the launches that do not fit, each with its measured cause (tests/texture3d_hw.rs,
+//! tests/texture_fetch_hw.rs, tests/texture_partial_hw.rs).
+//!
+//! # Rules
+//! Recordings under tests/hw/h200/texture_mem/ (probe kernels under tests/hw/texture_mem/;
+//! launches named in each recording's `launches.txt`).
+//! - Requests (`l1tex__t_requests_pipe_tex_mem_*`): `tex` and `tld4` make one request per quad
+//!   of lanes (lanes 4k to 4k+3) with an active lane; `tex1Dfetch` and surface loads and stores
+//!   one per group of 8 lanes (`ncu/tex_probe.csv`, `run2/ncu/tex_probe2.csv`).
 //! - Input-stage requests (`l1tex__texin_requests_mem_*`): one per quad with an active lane for
-//!   every texture instruction, `tex1Dfetch` included (8 per full warp where its L1 requests are
-//!   4; 2 for lanes 0-7, 4 for lanes 0, 8, 16 and 24: `fetch1d_1warp_mask*`); for surfaces the
-//!   L1 requests themselves (`surf_read_1warp_mask*`, `surf_write_*`).
+//!   every texture instruction, `tex1Dfetch` included; for surfaces the L1 requests themselves
+//!   (`ncu/tex_probe.csv`).
 //! - Sectors (`l1tex__t_sectors_pipe_tex_mem_*`): the distinct 32-byte sectors the request's
-//!   texels occupy (a row of 32 floats of a warp: 8 requests of 1 sector; a column: 8 of 2;
-//!   bilinear filtering halfway between texel centres: 16 sectors for a row, of which 7 were
-//!   looked up by an earlier request of the same instruction). A texel a filter weights by zero
-//!   is not fetched: linear filtering exactly on texel centres costs what point sampling costs
-//!   (`f32_linear_centre_*` against `f32_point_*`).
-//! - Tag lookups (`l1tex__t_set_accesses_pipe_tex_mem_texture`): the distinct texel-space
-//!   blocks of 32 bytes by 4 rows (one slice) of the request, the 128-byte lines of a
-//!   block-linear array (`quadset_*`: two sectors of one line, 1; rows 0 and 4 of a GOB, 2), and
-//!   the same blocks for pitch-linear memory, whose rows are lines apart (`pitch2d_point_col`: 4
-//!   rows of a quad, 1 lookup); for `tex1Dfetch` the 128-byte lines (`fetch1d_stride32`: 8).
-//! - Tag-set conflicts (`l1tex__t_set_conflicts_pipe_tex_mem_texture`): per pass (a request, or
-//!   each pass of a filtered 3D quad below), the most tag lookups in one L1 tag set, less 1.
-//!   There are 4 sets. For `tex1Dfetch` the set is bits 7-8 of the 128-byte line's address
-//!   (tests/hw/h200/texture_mem/run5, 481 launches, all exact; bits 7-9 fit 286 of them:
-//!   `n5_s128B`, lines 0-4, has 1 conflict, lines 0 and 4). For texels it is the tag block's
-//!   x parity (x_byte / 32) and y parity (y / 4), both flipped in odd slices, the x parity also
-//!   flipped in odd GOBs of a 2D array's block (GOB row y / 8 where a block is more than one GOB
-//!   high, [`Texel::block_gob`]; in a 3D array the block's GOBs are its slices, so this is the
-//!   slice flip again): ncu/tex_probe.csv's random 2D grids, `f32_point_random` 18,286 and
-//!   `f32_linear_half_random` 24,433, exactly (18,427 and 24,388 without the GOB flip; in 1D
-//!   arrays, whose block is one GOB, address bit 9 flips nothing: `f32_1d_linear_half_row`
-//!   0, where flipping by it gives 4,095); fitted on those two grids (one of 27 single-bit
-//!   flips), then tested blind on tests/hw/h200/texture_mem/run12: the conflicts of its 260 2D
-//!   launches of 1-, 4- and 8-byte texels (replayed warps of both grids, point pairs in arrays
-//!   with blocks of 16, 4 and 1 GOB, random warps), predicted before the call, all exact
-//!   (the rule without the flip misses 147 of them). 16-byte texels of 2D arrays differ
-//!   ([`texel_set`]): the GOB row flips nothing and the GOB column (x_byte / 64) flips the y
-//!   parity (run12 `rnd2_f32x4_256_*`: fitted on 4 of its 8 random warps, exact on the other 4
-//!   and on run9's `f32x4_2d_*`). In a block-linear
-//!   array these are address bits 8 and 7, but the flip is not bit 9 of every array (taking the
-//!   set from the address, bits 7-8 alone or XOR bit 9 or bits 9-10, breaks 2D launches:
-//!   `f32_linear_half_row` 961 against 0). Exact on every launch of ncu/tex_probe.csv and of
-//!   run4 but its 6 random trilinear grids (FOOTPRINT in tests/texture3d_hw.rs) (e.g. `f32_1d_point_stride32`: 3 per request, 49,152;
-//!   `f32_3d_point_colz`: slices of alternating parity, 1 per request; `pair_ABAB`: 2; without
-//!   the flip `f32_100x60x24_linear_row` would have 32,768 against 1,840; 8 sets of x, y and
-//!   z parity miss 51 run4 values). Surface loads and stores (8-lane requests of texel tag
-//!   blocks) follow the texel rule: ncu/tex_probe.csv records 0 for every surface launch
-//!   (`surf_read_*`, `surf_write_*`, 8 lanes of a row or column in 1 or 2 blocks of different
-//!   sets), as the rule gives. 16-byte texels in a 2D array ([`texel_set`]): the x parity,
-//!   and the y parity flipped in odd GOB columns (x_byte / 64), found twice, independently (tests/hw/h200/texture_mem/run13
-//!   `f32x4_2d_set_*`, `f32x4_2d256_set_*`: lane 1's block against lane 0's block (0, 0), all
-//!   exact in 64 x 64 and 256 x 256 arrays; run9 `f32x4_2d_pt_row_h0_m0000000f`: blocks 0 to 3
-//!   of row 0, no conflict, where the same lanes in a 3D slice make 1). Narrower texels in
-//!   run13's 64 x 64 2D arrays do not follow the texel rule either (listed in
-//!   tests/texture_partial_hw.rs).
-//! - Wavefronts (`l1tex__data_pipe_tex_wavefronts_mem_*`): for point sampling, the distinct
-//!   texel-space blocks of 32 bytes by 8 rows (one slice) the request touches, whatever the
-//!   memory layout: both lines of a half-GOB (rows 0-3 and 4-7) come in one wavefront, two GOBs
-//!   side by side or stacked in two (`quadset_*`); four rows of a pitch-linear texture in one
-//!   (`pitch2d_point_col`); for `tex1Dfetch` of 4-byte texels the pair-class rule of
-//!   [`fetch_wavefronts`] (tag passes; lanes of a pair conflict on address bits 3 and 5, other
-//!   lanes on different lines at one 8-byte position; split lanes apart; first fit in lane
-//!   order), fitted on 2,827 single-request launches of run5, run8, run8/call2 and run11 (all
-//!   exact), then exact on run10's 400 launches (scored after the rule was committed), on the
-//!   240 random `r*` launches of run11/call2 (predicted before the call), on fetch1d_random's
-//!   whole grid (45,415) and on run4's rand8_64k_*; sharing across requests is not modelled (run5's
-//!   `fourR_0_1_16_17` and 23 `x_*` launches of run11/call2, tests/texture_fetch_hw.rs); other
-//!   texel sizes, 64-byte blocks (unmeasured). A filtered or gathered request (lanes
-//!   reading several texels) is one wavefront per slice of its footprint: bilinear and `tld4`
-//!   quads 1, even where their footprints cross blocks (`f32_linear_half_*`, `f32_gather_*`,
-//!   `rotate_1024`: 262,144 for 262,144 requests).
-//!   Point-sampled 16-byte texels (f32x4) of block-linear arrays, 2D and 3D alike
-//!   ([`Splitter::point16_wavefronts`]; tests/hw/h200/texture_mem/run13, tests/hw/texture_mem/
-//!   tex13_probe.cu, 217 single-warp launches, every one exact, the rule chosen on half of them
-//!   and exact on the other half): the lanes' texels, in lane order, join the first wavefront
-//!   in which every texel of another tag block lies in another L1 tag set and on another of 4
-//!   data ports, port = (x_byte bit 4 ^ x_byte bit 5 ^ y bit 2, y bit 1 ^ z bit 0). So lanes 32
-//!   or 96 bytes apart in row 0 share one (`pair_x0_d32`, run9 `f32x4_pt_row_h0_m00000003`,
-//!   `m00000006`), lanes 48 apart do not (`pair_x0_d48`: same port), nor 64 or 128 apart (same
-//!   set); four lanes 32 bytes apart take 2 (`m0000000f`, 2D and 3D); a column of 4 rows is one
-//!   block, 1 (run4 `f32x4_64_point_coly`); rows 0 and 4 of one column 1 in 3D (`rows_dy4`);
-//!   slices 0 and 2 of two columns 1 (`z_x32z02`); four lanes on a diagonal in four sets and
-//!   four ports 1 (`sq_diag`). On run4's random f32x4 point grid the rule gives 39,442
-//!   wavefronts (H200 39,918, -1.2%, still listed as scattered; the parity rule below gave
-//!   45,139).
-//!   Where the hardware does better: requests whose texels are scattered (`*_random`: 2.3 per
-//!   4-sector request where this rule gives 4); these launches are listed in the hardware test
-//!   with that cause.
-//! - 3D arrays (source: tests/hw/h200/texture_mem/run4/, tests/hw/texture_mem/tex3_probe.cu,
-//!   252 launches; tests/texture3d_hw.rs):
-//!   - a filtered quad is looked up in two passes, lanes 4k and 4k+1, then 4k+2 and 4k+3, or,
-//!     for a quad of four lanes, lanes 4k and 4k+2, then 4k+1 and 4k+3, by where its lanes lie
-//!     ([`column_passes`]: lane 4k pairs with the lane in its slice, else the nearer in rows;
-//!     tests/hw/h200/texture_mem/run14), each with its own sectors and tags, except where its active lanes fit one pass: lanes within
-//!     {4k, 4k+2} or {4k+1, 4k+3} (a column of the quad) or within one of those pairs take one
-//!     (tests/hw/h200/texture_mem/run9, every subset of a quad's lanes for f32x4, u16x4, u8x4,
-//!     f32x2 and f32, tests/texture_partial_hw.rs: lanes 0 and 2 at one point, 2 sectors as one
-//!     lane; lanes 1 and 2, 4) (`pair_AABB`: 4 sectors, `pair_ABAB`, `pair_ABBA`: 8;
-//!     `f32_3d_linear_half_row`: 142,880 sectors and 98,592 tags, as the passes' footprints
-//!     give exactly, where the quad's occupy 94,240 and 58,144), also where a lane's footprint
-//!     lies in one slice (`f32_64_linear_row_xy`: 2 wavefronts per request);
-//!   - four-channel float texels (16 bytes) filtered: each lane of the quad is its own lookup,
-//!     done twice, as if each pair of channels were fetched apart, in the passes above, which
-//!     have two lane slots each: a slot without a lane still takes one wavefront per lookup, and
-//!     the quad counts as a request only where the last pass's second slot holds a lane (lane 2
-//!     or 3 of a column pass, lane 3 of two passes; run9 `f32x4_lin_*_h7_m*`, every subset:
-//!     lane 0 alone, lane 1 alone, lanes 1 and 2, lanes 0 to 2 make no request; a lone lane takes
-//!     4 wavefronts, lanes 1 and 2 8, lanes 0 and 1 4, a lone lane crossing 8 tag blocks 6; run4's
-//!     `f32x4_one_xyz`: no request, 4 wavefronts). 2D bilinear f32x4 quads take the same passes,
-//!     each pass's lanes looked up together twice, one wavefront per lookup, one request per quad
-//!     (run9 `f32x4_2d_lin_*_h3_*`). Four-channel 8- and 4-byte texels (u16x4, u8x4) cost what
-//!     f32x2 and f32 texels cost (run9, subsets and grids). Linear filtering exactly on texel
-//!     centres, where each lane reads one texel, is costed so too for 16-byte texels, in 3D and
-//!     2D arrays alike ([`Splitter::mark_linear`]): run9's 16 `f32x4_lin_same_h0_m*` and
-//!     `f32x4_2d_lin_same_h0_m*` launches (lane 0 alone: 2 sectors, 1 hit, 2 tags, 4
-//!     wavefronts, no request) and run6's `f32x4_one_h0` and `f32x4_one_h0_at5_3_3`, where f32
-//!     and f32x2 lanes on centres cost point sampling (run6 `f32_one_h0`, `f32x2_one_h0`: 1
-//!     sector, 1 wavefront; `f32_linear_centre_*` above). Earlier (`f32x4_quad_xyz`: 32
-//!     sectors, 22 hits, 24 tags, 8 wavefronts; `f32x4_pair_ABAB`: 32, 20, 24, 8; the five
-//!     f32x4 trilinear grids exactly on sectors, hits, tags and wavefronts, e.g.
-//!     `f32x4_64_linear_row` 772,160 sectors, 480,320 tags, 145,952 wavefronts, where passes of
-//!     two lanes give 288,800, 159,264, 40,208). Filtered f32x4 2D fetches are not recorded and
-//!     keep the 2D rule;
-//!   - the wavefronts of a pass: lanes in order join the first box that, with their footprint,
-//!     still spans at most 2 sector columns of 16 bytes along x, 2 tag blocks along y and 3
-//!     slices along z, and a box of n tag blocks takes `max(ceil(n / 4), c)`, c the most blocks
-//!     of the box in one of the L1's 4 tag sets (the set-conflict rule below; 8 sets, bits 7-9
-//!     of the address, give the same wavefronts on every non-random run4 launch, but the
-//!     H200's set conflicts need 4). So a
-//!     wavefront looks up at most 4 tag blocks, at most one per set, and the H200's extra
-//!     wavefronts are its `set_conflicts` (every non-random run4 launch but two, e.g.
-//!     `f32_64_linear_colz` 65,408 wavefronts = 32,768 passes + 32,640 conflicts: a pass reads
-//!     slices z and z + 2, same set; `one_xcross_z`: 4 blocks, 1; `one_xycross_z`: 8 blocks,
-//!     2; `two_z_z`: lanes 128 bytes apart, same sets, 2; `two_z_z_3slice`: 2; `two_near_xyz`:
-//!     1; `u8_pair_ABAB`: lanes 32 bytes apart, in adjacent tag blocks but 3 sector columns, 2
-//!     per pass, with no set conflict);
-//!   - 8-byte texels (f32x2; source: tests/hw/h200/texture_mem/run6/, tests/hw/texture_mem/
-//!     tex6_probe.cu, 426 launches, tests/texture3d_run6_hw.rs): a box that spans two slices or
-//!     more takes at least one wavefront per distinct range of tag blocks along y (rows / 4)
-//!     among its lanes' footprints. A trilinear f32x2 quad down a column from row 0
-//!     (`f32x2_col_h7_x5_y0_n4`) takes 3 wavefronts: lanes 0 and 1 read rows 0-2 (one range),
-//!     lanes 2 and 3 rows 2-3 and 3-4 (two ranges, 4 tag blocks in 4 sets, which the box rule
-//!     gives 1), where the f32 quad of the same tags (`f32_col_h7_x5_y0_n4`, 6 tags) takes 2;
-//!     one lane across rows 3 and 4 is one range (`f32x2_col_h7_x5_y3_n1`: 1), two lanes from
-//!     row 2 two (`*_y2_n2`: 2), two from row 32 one (`*_y32_n2`: 1); 32 lanes take 24 from
-//!     rows 0, 1, 2, 3, 4, 8, 16, 24 (23 from row 32, whose last lane clamps at row 63), with z
-//!     filtered and x not alike (`f32x2_col_h6_*`), where a bilinear column in one slice
-//!     (`f32x2_col_h3_*`, `f32x2_col_h2_*`: 16) pays nothing extra; crossing a tag block along x
-//!     (`f32x2_col_h7_x7_*`: 3 per quad, 12 tags) the box rule's `ceil(8 / 4)` gives the same. So
-//!     run4's `f32x2_64_linear_coly` takes 48,128 wavefronts, exactly (36,368 without the floor),
-//!     and `f32x2_64_linear_row` 36,368 (run6 repeats both, equal). Texels of 4 bytes and less
-//!     pay nothing extra (run6's `f32_col_*`, run4's f32, u8 and u16 columns and grids); f32x4
-//!     passes are one lane each. Other 8-byte formats (u16x4, u32x2) were not recorded and are
-//!     given the same rule by their size;
-//!   - point sampling: the even and odd slices are read in the same wavefront and, within each,
-//!     one tag block per wavefront: the wavefronts are the larger number of distinct tag blocks
-//!     in even or in odd slices (`pz_0_1`, `pz_0_3`, `pz_15_16`: 1; `pz_0_2`, `pz_0_4`,
-//!     `pz_0_16`: 2; `pz_0_2_4_6`: 4; rows 0 and 4 of a GOB, `pz_y4_00`: 2; `f32_3d_point_colz`:
-//!     2 per request).
-//!   - point-sampled 16-byte texels: the port rule above instead (run13).
+//!   texels occupy; a texel a filter weights by zero is not fetched (`ncu/tex_probe.csv`).
+//! - Tag lookups (`l1tex__t_set_accesses_pipe_tex_mem_texture`): the distinct texel-space blocks
+//!   of 32 bytes by 4 rows (one slice) of the request, pitch-linear memory alike; for
+//!   `tex1Dfetch` the 128-byte lines (`ncu/tex_probe.csv`).
+//! - Tag-set conflicts (`l1tex__t_set_conflicts_pipe_tex_mem_texture`): per pass, the most tag
+//!   lookups in one of the L1's 4 tag sets, less 1. A `tex1Dfetch` line's set is bits 7-8 of its
+//!   address (run5); a texel tag block's is its x and y parity, both flipped in odd slices, the x
+//!   parity also in odd GOBs of a 2D array's block ([`Texel::block_gob`]; `ncu/tex_probe.csv`,
+//!   tested blind on run12); 16-byte texels of 2D arrays flip the y parity by the GOB column
+//!   instead ([`texel_set`]; run12, run13, run9).
+//! - Wavefronts (`l1tex__data_pipe_tex_wavefronts_mem_*`): point sampling, the distinct blocks of
+//!   32 bytes by 8 rows (one slice) the request touches (`ncu/tex_probe.csv`); `tex1Dfetch` of
+//!   4-byte texels, the pair-class rule of [`fetch_wavefronts`] (run5, run8, run10, run11); a
+//!   filtered or gathered request, one per slice of its footprint; point-sampled 16-byte texels,
+//!   the tag-set and data-port rule of [`Splitter::point16_wavefronts`] (run13, run9).
+//! - 3D arrays (run4; run6, run9, run13, run14): a filtered quad is looked up in two passes of
+//!   two lanes each, chosen by where its lanes lie ([`column_passes`], run14), or in one where
+//!   its active lanes fit one (run9); filtered 16-byte texels look each lane up twice, a pass's
+//!   empty lane slot still taking a wavefront, texels on their centres included
+//!   ([`Splitter::mark_linear`]; run9, run6); a pass's wavefronts are boxes of at most 2 sector
+//!   columns of 16 bytes, 2 tag blocks along y and 3 slices, a box of n tag blocks taking
+//!   `max(ceil(n / 4), c)`, c the most of them in one tag set (run4); 8-byte texels across
+//!   slices take at least one wavefront per range of tag blocks along y (run6); point sampling
+//!   reads the even and odd slices in one wavefront, one tag block of each per wavefront (run4),
+//!   16-byte texels by the port rule above (run13).
 //!
 //! A lookup hits when the sector is valid in L1 or was requested by an earlier lookup of the same
 //! SM (unlike the LSU path, whose misses in flight miss again: see
