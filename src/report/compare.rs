@@ -328,6 +328,47 @@ pub const NOT_SIMULATED: &[(&str, &str)] = &[
         "idc__requests_lookup_miss.sum",
         "the immediate-constant cache is not modelled (see idc__requests.sum)",
     ),
+    (
+        "gpu__time_duration.sum",
+        "gpumemsim has no clock: it counts what the memory system does, not how long it takes",
+    ),
+    (
+        "sm__cycles_elapsed.max",
+        "gpumemsim has no clock (see gpu__time_duration.sum)",
+    ),
+    (
+        "lts__t_sectors_op_read.sum",
+        "every L2 read sector, the fabric's copies between the two partitions and the SM's \
+         instruction and constant fetches included (copy_16m: 3,149,047 where L1 reads \
+         2,097,152, tests/hw/h200/cache/ncu/copy_16m.csv); gpumemsim counts L1's reads \
+         (lts__t_sectors_srcunit_tex_op_read), not the fabric's",
+    ),
+    (
+        "lts__t_sectors_op_write.sum",
+        "every L2 write sector, the fabric's included (copy_16m: 3,150,596 where L1 writes \
+         2,097,152); gpumemsim counts L1's writes (lts__t_sectors_srcunit_tex_op_write)",
+    ),
+    (
+        "lts__t_sectors_srcunit_ltcfabric.sum",
+        "the sectors the fabric carries between the L2 partitions: the model keeps a near copy \
+         of lines homed in the other partition but does not count the transfers",
+    ),
+    (
+        "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum",
+        "Nsight Compute counts the misses of the lookups in both partitions (a 1-sector walk: \
+         262,144 sectors, 131,072 hits and 262,144 misses, tests/hw/h200/cache2/ncu/k_cache.csv \
+         launch 22); the simulator's value is its near partition's misses, another quantity",
+    ),
+    (
+        "lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum",
+        "lookups in both partitions (see lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum)",
+    ),
+    (
+        "lts__t_sector_hit_rate.pct",
+        "Nsight Compute's rate covers every L2 lookup (the fabric's, the instruction and \
+         constant fetches; 186% on broadcast launch 1, tests/hw/h200/cache/ncu/broadcast.csv); \
+         the simulator's is L1's sectors at L2 only, another quantity",
+    ),
 ];
 
 /// Why `metric` is not simulated, when it is listed in [`NOT_SIMULATED`].
