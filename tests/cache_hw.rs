@@ -13,10 +13,11 @@
 //! moving each metric of some launches. Tolerances (issue 8's targets, [`within`]): L1 sectors
 //! within 1%, L2 and DRAM sectors within 2%, each with an allowance of 8 sectors for tiny
 //! launches; the L1 hit rate within 1 percentage point; the coalescer's counters and the
-//! launch's configuration exactly. `dram__sectors_read` has a further allowance of 300 sectors:
-//! every launch on the H200 reads 88 to 280 sectors of instructions and constant banks from DRAM
-//! that the model does not fetch (measured: kernels without global loads read 88-280 sectors,
-//! tests/hw/h200/cache*/ncu). Every (launch, metric) outside its tolerance must be listed in
+//! launch's configuration exactly. `dram__sectors_read` has a further one-sided allowance per
+//! kernel: the H200 may read up to the kernel's code ([`code_sectors`], from the committed SASS)
+//! and [`FETCH_BEYOND_CODE`] (84 sectors) more than the model, its instruction and constant
+//! fetches, which the model does not make (measured on the 108 recorded launches that load
+//! nothing, [`the_code_fetch_allowance_is_measured`], tests/hw/h200/cache*/ncu). Every (launch, metric) outside its tolerance must be listed in
 //! `EXCLUSIONS` with its measured cause and in `GAPS` with today's simulated and H200 values,
 //! asserted exactly: the test fails when a gap grows, shrinks or closes.
 
@@ -97,11 +98,15 @@ const SASS_FLOAT: &str = "isa_float's L1 hit/miss split of the same 497 sectors 
 /// on which lanes' atomics meet at L2 at the same time (timing). The two H200 recordings of its
 /// shared `ATOMS` loop already differ (1,654 and 2,264, docs/notes/issue-9-sdef.md).
 const CAS_RETRY: &str = "isa_atom's CAS retry count depends on contention (timing)";
-/// The instruction and constant fetches of large kernels exceed the 300-sector allowance:
-/// `local_spill`'s SASS is 1,400 instructions (22 KB, about 700 sectors; tests/hw/kernels/
-/// local.sass), and the H200 reads 2,040 sectors from DRAM where its loads miss L2 on 1,280
-/// (tests/hw/h200/cache2/ncu/k_local.csv launch 4).
-const CODE_FETCH: &str = "instruction and constant-bank fetches of a large kernel from DRAM";
+/// `cst_words` reads a `__constant__` array through the constant cache: the H200 fetches the
+/// constant bank from DRAM (160 to 256 sectors beyond the kernel's code and
+/// [`FETCH_BEYOND_CODE`], growing with the words read: k_cache launches 32-34), the model
+/// serves constant loads without L2 or DRAM (`gpumemsim__const_*`).
+const CONST_DATA: &str = "a __constant__ array's bank read from DRAM (not modelled)";
+/// Measured, not explained: `fill4` (64 MB of float4 stores, no load) reads 224 sectors from
+/// DRAM, 180 beyond its code, where every other launch that loads nothing reads at most 84
+/// beyond its code ([`the_code_fetch_allowance_is_measured`]).
+const STORE_READS: &str = "fill4's DRAM reads beyond its code (unexplained)";
 /// The driver's carveout for 128-thread blocks of 2,176 bytes (tests/occupancy.rs).
 const CARVEOUT: &str = "driver's carveout for 96/128-thread blocks of 1,152 or 2,176 bytes";
 /// Partial-sector stores: the H200's L1 evicts lines under a column-wise store pattern that the
@@ -125,6 +130,18 @@ const ATOM_HITS: &str = "atomics on 32 sectors of 8 lines all hit in a flushed L
 const FIRST_LAUNCH: &str = "the program's first launch counts its local stores as hits";
 
 const EXCLUSIONS: &[Exclusion] = &[
+    Exclusion {
+        program: "k_cache",
+        launches: &[32, 33, 34],
+        metrics: &["dram__sectors_read.sum", "dram__bytes_read.sum"],
+        cause: CONST_DATA,
+    },
+    Exclusion {
+        program: "k_cache",
+        launches: &[24],
+        metrics: &["dram__sectors_read.sum", "dram__bytes_read.sum"],
+        cause: STORE_READS,
+    },
     Exclusion {
         program: "k_cache",
         launches: &[23],
@@ -250,12 +267,6 @@ const EXCLUSIONS: &[Exclusion] = &[
         cause: PARTIAL_STORES,
     },
     Exclusion {
-        program: "k_local",
-        launches: &[4],
-        metrics: &["dram__sectors_read.sum", "dram__bytes_read.sum"],
-        cause: CODE_FETCH,
-    },
-    Exclusion {
         program: "k_isa",
         launches: &[3],
         metrics: &[
@@ -268,12 +279,6 @@ const EXCLUSIONS: &[Exclusion] = &[
             "l1tex__m_xbar2l1tex_read_sectors_mem_lg_op_ld.sum",
         ],
         cause: SASS_FLOAT,
-    },
-    Exclusion {
-        program: "k_isa",
-        launches: &[1, 2, 3],
-        metrics: &["dram__sectors_read.sum", "dram__bytes_read.sum"],
-        cause: CODE_FETCH,
     },
     Exclusion {
         program: "k_isa",
@@ -599,14 +604,6 @@ const GAPS: &[(&str, usize, &str, f64, f64)] = &[
         256.0,
         0.0,
     ),
-    ("k_local", 4, "dram__bytes_read.sum", 40960.0, 65280.0),
-    ("k_local", 4, "dram__sectors_read.sum", 1280.0, 2040.0),
-    ("k_isa", 1, "dram__bytes_read.sum", 4096.0, 15360.0),
-    ("k_isa", 1, "dram__sectors_read.sum", 128.0, 480.0),
-    ("k_isa", 2, "dram__bytes_read.sum", 4096.0, 18688.0),
-    ("k_isa", 2, "dram__sectors_read.sum", 128.0, 584.0),
-    ("k_isa", 3, "dram__bytes_read.sum", 8384.0, 43264.0),
-    ("k_isa", 3, "dram__sectors_read.sum", 262.0, 1352.0),
     (
         "k_isa",
         3,
@@ -975,6 +972,7 @@ const GAPS: &[(&str, usize, &str, f64, f64)] = &[
         69918.0,
         95230.0,
     ),
+    ("k_cache", 24, "dram__bytes_read.sum", 0.0, 7168.0),
     (
         "k_cache",
         24,
@@ -982,6 +980,7 @@ const GAPS: &[(&str, usize, &str, f64, f64)] = &[
         25156736.0,
         40247808.0,
     ),
+    ("k_cache", 24, "dram__sectors_read.sum", 0.0, 224.0),
     (
         "k_cache",
         24,
@@ -989,15 +988,73 @@ const GAPS: &[(&str, usize, &str, f64, f64)] = &[
         786148.0,
         1257744.0,
     ),
+    ("k_cache", 32, "dram__bytes_read.sum", 0.0, 5120.0),
+    ("k_cache", 32, "dram__sectors_read.sum", 0.0, 160.0),
+    ("k_cache", 33, "dram__bytes_read.sum", 0.0, 5888.0),
+    ("k_cache", 33, "dram__sectors_read.sum", 0.0, 184.0),
+    ("k_cache", 34, "dram__bytes_read.sum", 0.0, 8192.0),
+    ("k_cache", 34, "dram__sectors_read.sum", 0.0, 256.0),
 ];
+
+/// The DRAM sectors every launch on the H200 reads beyond its kernel's code, at most: the
+/// constant banks and the launch's own fetches (the kernel's code, read from DRAM once per
+/// launch after Nsight Compute's flush, is [`code_sectors`]). Measured
+/// ([`the_code_fetch_allowance_is_measured`]): over the recorded launches that load nothing
+/// (no global or local loads, atomics or reductions: 64 to 84 sectors beyond their code on 108
+/// launches of 94 kernels, tests/hw/h200/cache*/ncu), the largest is 84 (`const_uniform`,
+/// `const_bytes`: constant.csv, k_constant.csv). Two no-load kernels read more and are
+/// [`EXCLUSIONS`]: `cst_words` (its `__constant__` array, fetched from DRAM) and `fill4`.
+const FETCH_BEYOND_CODE: f64 = 84.0;
+
+/// The sectors of `kernel`'s code (16 bytes an instruction) in the committed SASS of `spec`,
+/// which the H200 ran.
+fn code_sectors(spec: &str, kernel: &str) -> f64 {
+    type Sizes = std::sync::Mutex<BTreeMap<(String, String), f64>>;
+    static CODE: OnceLock<Sizes> = OnceLock::new();
+    let key = (spec.to_string(), kernel.to_string());
+    let sizes = CODE.get_or_init(Default::default);
+    if let Some(&v) = sizes.lock().expect("not poisoned").get(&key) {
+        return v;
+    }
+    let loaded = Spec::load(spec).unwrap_or_else(|e| panic!("{e}"));
+    let path = loaded
+        .ptx
+        .as_ref()
+        .expect("a PTX file")
+        .with_extension("sass");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let label = format!(".text.{kernel}:");
+    let mut lines = text.lines().skip_while(|l| l.trim() != label);
+    assert!(lines.next().is_some(), "{path:?}: no {label}");
+    let instructions = lines
+        .take_while(|l| !l.starts_with("//--") && !l.trim_start().starts_with(".section"))
+        .filter(|l| {
+            let t = l.trim_start();
+            t.starts_with("/*") && t.get(6..8) == Some("*/") && !t.contains(".byte")
+        })
+        .count();
+    assert!(instructions > 0, "{path:?}: {kernel} has no instructions");
+    let v = (instructions * 16) as f64 / 32.0;
+    sizes.lock().expect("not poisoned").insert(key, v);
+    v
+}
 
 /// The tolerance for one metric's simulated value against the H200's: L1 sectors within 1%, L2
 /// and DRAM sectors within 2% (each with 8 sectors for tiny launches), DRAM bytes as their
 /// sectors, the L1 hit rate within 1 percentage point (it follows from the L1 sectors), every
 /// other metric (the coalescer's requests and sectors, the launch's configuration) exactly.
-fn within(metric: &str, sim: f64, hw: f64) -> bool {
+/// `dram__sectors_read` is one-sided beyond that: the H200 may read up to `fetch` more
+/// sectors (its own instruction and constant fetches, which the model does not make: the
+/// launch's [`code_sectors`] and [`FETCH_BEYOND_CODE`]); the simulator may not read more than
+/// the H200 beyond the 2% and 8 sectors.
+fn within(metric: &str, sim: f64, hw: f64, fetch: f64) -> bool {
     if let Some(kind) = metric.strip_prefix("dram__bytes_") {
-        return within(&format!("dram__sectors_{kind}"), sim / 32.0, hw / 32.0);
+        return within(
+            &format!("dram__sectors_{kind}"),
+            sim / 32.0,
+            hw / 32.0,
+            fetch,
+        );
     }
     if metric.ends_with(".pct") {
         return (sim - hw).abs() <= 1.0;
@@ -1014,9 +1071,9 @@ fn within(metric: &str, sim: f64, hw: f64) -> bool {
     } else {
         0.02
     };
-    let mut slack = 8.0f64.max(rel * hw);
+    let slack = 8.0f64.max(rel * hw);
     if metric == "dram__sectors_read.sum" {
-        slack += 300.0;
+        return sim - hw <= slack && hw - sim <= slack + fetch;
     }
     (sim - hw).abs() <= slack
 }
@@ -1115,7 +1172,8 @@ fn check(reports: &[&Report]) -> Outcome {
     let mut gap_seen = vec![false; GAPS.len()];
     let list_gaps = std::env::var_os("GMS_LIST_GAPS").is_some();
     assert_eq!(reports.len(), CASES.len(), "one report per case");
-    for ((_, program, _), (report, hw)) in CASES.iter().zip(reports.iter().zip(recordings())) {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    for ((spec, program, _), (report, hw)) in CASES.iter().zip(reports.iter().zip(recordings())) {
         if report.launches.len() != hw.len() {
             o.missing.push(format!(
                 "{program}: {} launches simulated, {} recorded",
@@ -1144,7 +1202,12 @@ fn check(reports: &[&Report]) -> Outcome {
                     continue;
                 };
                 o.compared += 1;
-                let ok = within(metric, sv, hv);
+                let fetch = if metric.starts_with("dram__") {
+                    code_sectors(&format!("{dir}/{spec}"), &l.ptx_name) + FETCH_BEYOND_CODE
+                } else {
+                    0.0
+                };
+                let ok = within(metric, sv, hv, fetch);
                 let e = o.by_metric.entry(metric.clone()).or_default();
                 e.1 += 1;
                 if ok {
@@ -1217,6 +1280,60 @@ fn check(reports: &[&Report]) -> Outcome {
         }
     }
     o
+}
+
+/// [`FETCH_BEYOND_CODE`] is what the H200 measured: of the recorded launches that load nothing
+/// (no global or local load sectors, no atomic or reduction sectors at L2, no L2 reads), each
+/// reads at most [`code_sectors`] + [`FETCH_BEYOND_CODE`] sectors from DRAM, and one reads
+/// exactly that, but for `cst_words` (the `__constant__` array it reads) and `fill4`; and every
+/// launch reads at least its code's sectors less 8 (the code is fetched). Hardware data alone.
+#[test]
+fn the_code_fetch_allowance_is_measured() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let (mut noload, mut most, mut least) = (0, f64::MIN, f64::MAX);
+    let mut kernels = std::collections::BTreeSet::new();
+    for (c, ((spec, program, _), hw)) in CASES.iter().zip(recordings()).enumerate() {
+        for (i, (h, l)) in hw.iter().zip(&reports()[c].launches).enumerate() {
+            let m = |k: &str| h.metrics.get(k).copied().unwrap_or(0.0);
+            let code = code_sectors(&format!("{dir}/{spec}"), &l.ptx_name);
+            let dram = m("dram__sectors_read.sum");
+            assert!(
+                dram + 8.0 >= code,
+                "{program} launch {}: {dram} DRAM sectors, {code} of code",
+                i + 1
+            );
+            let loads = m("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+                + m("l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum")
+                + m("l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum")
+                + m("lts__t_sectors_srcunit_tex_op_atom.sum")
+                + m("lts__t_sectors_srcunit_tex_op_red.sum")
+                + m("lts__t_sectors_srcunit_tex_op_read.sum");
+            if loads != 0.0 || ["cst_words", "fill4"].iter().any(|k| l.kernel == *k) {
+                continue;
+            }
+            noload += 1;
+            kernels.insert(l.ptx_name.clone());
+            most = most.max(dram - code);
+            least = least.min(dram - code);
+            assert!(
+                dram - code <= FETCH_BEYOND_CODE,
+                "{program} launch {} {}: {dram} DRAM sectors, {code} of code",
+                i + 1,
+                l.kernel
+            );
+        }
+    }
+    eprintln!(
+        "{noload} launches of {} kernels load nothing: {least} to {most} DRAM sectors beyond \
+         their code",
+        kernels.len()
+    );
+    assert_eq!(most, FETCH_BEYOND_CODE, "the largest fetch beyond the code");
+    assert!(
+        noload >= 100 && kernels.len() >= 80,
+        "{noload} launches, {} kernels",
+        kernels.len()
+    );
 }
 
 #[test]
@@ -1296,6 +1413,27 @@ fn the_comparison_fails_on_a_lost_metric_or_a_moved_counter() {
             }
         }
     }
+    // The DRAM allowance is one-sided and as small as the code's fetches: a simulation that
+    // reads 300 sectors more than it does fails on all but the 27 launches whose 2% exceed
+    // that; one that reads nothing passes where the data read is within the 2% and 8 sectors,
+    // mostly the launches that load nothing (before issue 33: 238 and 195 of 241 passed).
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let (mut zero, mut more, mut n) = (0, 0, 0);
+    for (c, (spec, _, _)) in CASES.iter().enumerate() {
+        for (l, h) in reports()[c].launches.iter().zip(&recordings()[c]) {
+            let metric = "dram__sectors_read.sum";
+            let (sv, hv) = (l.metrics[metric], h.metrics[metric]);
+            let fetch = code_sectors(&format!("{dir}/{spec}"), &l.ptx_name) + FETCH_BEYOND_CODE;
+            n += 1;
+            zero += usize::from(within(metric, 0.0, hv, fetch));
+            more += usize::from(within(metric, sv + 300.0, hv, fetch));
+        }
+    }
+    eprintln!("of {n} launches, {zero} pass with no DRAM reads, {more} with 300 sectors more");
+    assert!(
+        zero <= 153 && more <= 27,
+        "{zero} and {more} of {n} launches pass"
+    );
     assert!(
         dropped >= 150 && moved == dropped,
         "{dropped} dropped, {moved} moved"
