@@ -1440,52 +1440,181 @@ fn the_comparison_fails_on_a_lost_metric_or_a_moved_counter() {
     );
 }
 
+/// Why the H200's warm recording differs from one warm run: Nsight Compute collects the
+/// metrics in several replay passes of each launch, and with `--cache-control none` a later pass
+/// finds in L2 what an earlier pass of the same launch read. Measured in the recording itself:
+/// launch 1 (the program's first read of 2,048 sectors) has all 2,048 L2 lookups hit while its
+/// DRAM reads are 2,176, the flushed recording's 2,168 (tests/hw/h200/cache2/ncu/k_cache.csv);
+/// launches 1-5 hit on every lookup, the 8 MB launch 7 on 231,132 of 263,860 and the 192 MB
+/// launch 10 (more than L2 holds) on none ([`the_warm_recording_is_of_replay_passes`]). The
+/// simulator's warm run is one pass after the launch before it.
+const REPLAY_HITS: &str =
+    "L2 lookup hits counted in a replay pass after another pass of the same launch";
+/// The pass that counts DRAM reads starts without the launch's data in L2, although an earlier
+/// launch read it: the value equals the flushed recording's within the tolerance (checked for
+/// every value of this cause); the simulator's warm L2 keeps the data.
+const REPLAY_DRAM: &str =
+    "DRAM reads of the pass that counts them are those of a flushed L2 (ncu's replay)";
+/// Measured, not explained: DRAM traffic of the warm recording that is neither the flushed
+/// recording's nor the model's (launches 9, 13, 17-19, 24, 25, 28: the H200 reads from DRAM what
+/// the model finds in its warm L2, or the reverse for `atom_distinct`'s counters).
+const WARM_DRAM: &str = "warm DRAM traffic of ncu's replay not reproduced (no rule found)";
+
+/// Every value of the warm recording outside [`within`] is listed in
+/// tests/gaps/cache2_k_cache_warm.txt with today's simulated and H200 values (asserted exactly)
+/// and has one of these causes: [`REPLAY_HITS`] for L2 lookup hits, [`REPLAY_DRAM`] for DRAM
+/// reads equal to the flushed recording's, the cold run's exclusion of the same launch and
+/// metric ([`EXCLUSIONS`]), or [`WARM_DRAM`] for the (launch, metric) pairs listed here.
+const WARM_DRAM_PAIRS: &[(usize, &str)] = &[
+    (9, "dram__sectors_read.sum"),
+    (13, "dram__sectors_read.sum"),
+    (17, "dram__sectors_read.sum"),
+    (18, "dram__sectors_read.sum"),
+    (19, "dram__sectors_read.sum"),
+    (24, "dram__sectors_read.sum"),
+    (25, "dram__sectors_read.sum"),
+    (25, "dram__sectors_write.sum"),
+    (28, "dram__sectors_read.sum"),
+];
+
+/// The warm recording against the flushed one, hardware data alone: where the launch's data
+/// fits in L2, the warm recording's L2 lookups all hit (launches 1-5) although its DRAM reads
+/// are the flushed recording's, which one pass of one launch cannot give: the counters come
+/// from different replay passes ([`REPLAY_HITS`]).
 #[test]
-fn warm_caches_keep_l2_between_launches() {
-    // Two launches reading the same 8 MB: cold, the second reads it from DRAM again; warm, L2
-    // still holds most of it (the measured counterpart: tests/hw/h200/cache2/ncu/k_cache_warm.csv,
-    // recorded with --cache-control none).
-    let dir = std::env::temp_dir().join(format!("gms-warm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let ptx = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/hw/kernels/cache.ptx"
-    ))
-    .expect("cache.ptx");
-    std::fs::write(dir.join("k.ptx"), ptx).expect("write ptx");
-    let spec = |caches: &str| {
-        format!(
-            "ptx = \"k.ptx\"\n{caches}\n[buffers.out]\ntype = \"f32\"\nlen = 270336\n\
-             [buffers.in]\ntype = \"f32\"\nlen = 2097152\n\
-             [[launch]]\nkernel = \"_Z6rereadPfPKfii\"\ngrid = [1056]\nblock = [256]\n\
-             args = [\"out\", \"in\", 2097152, 1]\n\
-             [[launch]]\nkernel = \"_Z6rereadPfPKfii\"\ngrid = [1056]\nblock = [256]\n\
-             args = [\"out\", \"in\", 2097152, 1]\n"
-        )
+fn the_warm_recording_is_of_replay_passes() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let load = |f: &str| {
+        let path = format!("{dir}/tests/hw/h200/cache2/ncu/{f}");
+        parse_ncu_csv(&std::fs::read_to_string(&path).expect("csv")).expect("parses")
     };
-    let dram = |caches: &str| {
-        let p = dir.join("s.toml");
-        std::fs::write(&p, spec(caches)).expect("write spec");
-        let r = run(p.to_str().expect("utf-8 path"));
-        let v: Vec<f64> = r
-            .launches
-            .iter()
-            .map(|l| l.metrics["dram__sectors_read.sum"])
-            .collect();
-        (v, r.launches[1].caches.clone())
-    };
-    let (cold, c) = dram("");
-    assert_eq!(c.as_deref(), Some("cold"));
-    assert_eq!(cold, vec![262144.0, 262144.0], "8 MB from DRAM each time");
-    let (warm, w) = dram("caches = \"warm\"");
-    assert_eq!(w.as_deref(), Some("warm"));
-    assert_eq!(warm[0], 262144.0);
-    assert!(
-        warm[1] < 1000.0,
-        "second warm launch read {} sectors",
-        warm[1]
+    let (warm, cold) = (load("k_cache_warm.csv"), load("k_cache.csv"));
+    assert_eq!((warm.len(), cold.len()), (38, 38));
+    let read = "lts__t_sectors_srcunit_tex_op_read.sum";
+    let hit = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
+    let dram = "dram__sectors_read.sum";
+    for (i, (w, c)) in warm.iter().zip(&cold).enumerate().take(5) {
+        assert_eq!(
+            w.metrics[hit],
+            w.metrics[read],
+            "launch {}: every lookup hits",
+            i + 1
+        );
+        assert!(
+            within(dram, c.metrics[dram], w.metrics[dram], 0.0)
+                && w.metrics[dram] >= w.metrics[read] / 2.0,
+            "launch {}: DRAM reads {} (flushed {}) for {} L2 lookups",
+            i + 1,
+            w.metrics[dram],
+            c.metrics[dram],
+            w.metrics[read]
+        );
+    }
+    assert_eq!(
+        (warm[6].metrics[hit], warm[6].metrics[read]),
+        (231132.0, 263860.0)
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        (warm[9].metrics[hit], warm[9].metrics[read]),
+        (0.0, 6291456.0)
+    );
+}
+
+/// The H200's warm recording (tests/hw/h200/cache2/ncu/k_cache_warm.csv: k_cache's 38 launches
+/// under `--cache-control none`) against the simulator's run of the same program with caches
+/// kept warm between launches: every value within [`within`] or with its gap recorded and its
+/// cause ([`WARM_DRAM_PAIRS`]).
+#[test]
+fn warm_caches_against_the_h200s_warm_recording() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let kernels = format!("{dir}/tests/hw/kernels");
+    let toml = std::fs::read_to_string(format!("{kernels}/cache.toml")).expect("cache.toml");
+    let toml = toml.replacen("source = \"cache.cu\"\n", "", 1).replacen(
+        "ptx = \"cache.ptx\"\n",
+        &format!("ptx = \"{kernels}/cache.ptx\"\ncaches = \"warm\"\n"),
+        1,
+    );
+    let tmp = std::env::temp_dir().join(format!("gms-warm38-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let spec = tmp.join("cache.toml");
+    std::fs::write(&spec, toml).expect("write spec");
+    let r = run(spec.to_str().expect("utf-8 path"));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let load = |f: &str| {
+        let path = format!("{dir}/tests/hw/h200/cache2/ncu/{f}");
+        parse_ncu_csv(&std::fs::read_to_string(&path).expect("csv")).expect("parses")
+    };
+    let (hw, cold) = (load("k_cache_warm.csv"), load("k_cache.csv"));
+    assert_eq!(r.launches.len(), hw.len());
+    let gaps_path = format!("{dir}/tests/gaps/cache2_k_cache_warm.txt");
+    let gaps: BTreeMap<(usize, String), (f64, f64)> = std::fs::read_to_string(&gaps_path)
+        .expect("the warm gaps")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let n = |s: &str| s.parse::<f64>().expect("a number");
+            (
+                (f[0].parse().expect("a launch"), f[1].to_string()),
+                (n(f[2]), n(f[3])),
+            )
+        })
+        .collect();
+    let list = std::env::var_os("GMS_LIST_GAPS").is_some();
+    let (mut compared, mut seen, mut bad) = (0, 0, Vec::new());
+    for (i, (l, h)) in r.launches.iter().zip(&hw).enumerate() {
+        let launch = i + 1;
+        assert_eq!(l.caches.as_deref(), Some("warm"), "launch {launch}");
+        for (metric, &hv) in &h.metrics {
+            let Some(&sv) = l.metrics.get(metric.as_str()) else {
+                bad.push(format!("launch {launch} {metric}: not simulated"));
+                continue;
+            };
+            compared += 1;
+            let fetch =
+                code_sectors(&format!("{kernels}/cache.toml"), &l.ptx_name) + FETCH_BEYOND_CODE;
+            let ok = within(metric, sv, hv, fetch);
+            let line = format!(
+                "launch {launch} {}: {metric} simulated {sv} H200 {hv}",
+                l.kernel
+            );
+            let gap = gaps.get(&(launch, metric.clone()));
+            if ok {
+                if gap.is_some() {
+                    bad.push(format!("{line}: now within tolerance, drop its gap"));
+                }
+                continue;
+            }
+            if list {
+                eprintln!("{launch}\t{metric}\t{sv}\t{hv}");
+            }
+            let flushed = cold[i].metrics[metric.as_str()];
+            let cause = if metric.starts_with("lts__") && metric.ends_with("_lookup_hit.sum") {
+                Some(REPLAY_HITS)
+            } else if metric == "dram__sectors_read.sum" && within(metric, flushed, hv, 0.0) {
+                Some(REPLAY_DRAM)
+            } else if let Some(x) = excluded("k_cache", launch, metric) {
+                Some(x.cause)
+            } else if WARM_DRAM_PAIRS.contains(&(launch, metric.as_str())) {
+                Some(WARM_DRAM)
+            } else {
+                None
+            };
+            match (cause, gap) {
+                (None, _) => bad.push(format!("{line}: outside, no cause")),
+                (Some(c), None) => bad.push(format!("{line}: {c}, but its gap is not recorded")),
+                (Some(c), Some(&(s, g))) if (s, g) != (sv, hv) => bad.push(format!(
+                    "{line}: {c}; the recorded gap is simulated {s} H200 {g}: update it"
+                )),
+                _ => seen += 1,
+            }
+        }
+    }
+    assert_eq!(compared, 38 * 8, "values compared");
+    if seen != gaps.len() {
+        bad.push(format!("{} recorded gaps, {seen} found", gaps.len()));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 /// The cache kernels compute what the H200 computed (tests/hw/h200/cache2/outputs.sha256: the
