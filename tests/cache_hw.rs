@@ -17,9 +17,11 @@
 //! kernel: the H200 may read up to the kernel's code ([`code_sectors`], from the committed SASS)
 //! and [`FETCH_BEYOND_CODE`] (84 sectors) more than the model, its instruction and constant
 //! fetches, which the model does not make (measured on the 108 recorded launches that load
-//! nothing, [`the_code_fetch_allowance_is_measured`], tests/hw/h200/cache*/ncu). Every (launch, metric) outside its tolerance must be listed in
-//! `EXCLUSIONS` with its measured cause and in `GAPS` with today's simulated and H200 values,
-//! asserted exactly: the test fails when a gap grows, shrinks or closes.
+//! nothing, [`the_code_fetch_allowance_is_measured`], tests/hw/h200/cache*/ncu). Every (launch,
+//! metric) outside its tolerance must be listed in `EXCLUSIONS` with its measured cause and in
+//! `GAPS` with today's simulated and H200 values, asserted exactly: the test fails when a gap
+//! grows, shrinks or closes. The warm-cache mode is compared with the H200's recording under
+//! `--cache-control none` ([`warm_caches_against_the_h200s_warm_recording`]).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
