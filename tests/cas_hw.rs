@@ -14,8 +14,11 @@
 //! - `cas_pat`: one `ATOMS.CAS` per address pattern, 32- and 64-bit (twice the atomic's
 //!   wavefronts).
 //!
-//! [`EXCLUDED`] sets apart whole launches, each with its measured cause;
-//! [`exclusions_are_still_needed`] fails once one of them agrees.
+//! [`EXCLUDED`] names the launches whose user CAS loop the model does not order as the H200
+//! does, each with its measured cause; of them only the (launch, column) pairs of
+//! [`SOURCE_GAPS`] and the (launch, metric) pairs of [`TOTAL_GAPS`] are set apart, each with its
+//! gap today asserted exactly (the tests fail when a gap grows, shrinks or closes); every other
+//! column and total of those launches is compared like any other launch's.
 //!
 //! The launch totals of the SASS-patched instruction counters (what the Source page counts)
 //! are also compared with 20 profiles of the same cubin (tests/hw/h200/srange, [`PROFILES`]),
@@ -130,6 +133,275 @@ const EXCLUDED: &[(usize, &str, &str)] = &[
     ),
 ];
 
+/// The Source-page gaps of [`EXCLUDED`]'s launches: (launch, column, instructions whose value
+/// differs, the sum over them of |H200 - simulated|), against the H200's first pass. Asserted
+/// exactly; print today's with `GMS_LIST_GAPS=1`.
+const SOURCE_GAPS: &[(usize, &str, usize, u64)] = &[
+    (25, "executed", 9, 261),
+    (25, "threads", 9, 8370),
+    (25, "wavefronts_shared", 2, 1889),
+    (26, "executed", 9, 261),
+    (26, "threads", 9, 8370),
+    (28, "executed", 9, 882),
+    (28, "threads", 9, 40599),
+    (28, "wavefronts_shared", 2, 9120),
+    (29, "executed", 9, 513),
+    (29, "threads", 9, 17856),
+    (31, "executed", 9, 2763),
+    (31, "threads", 9, 162000),
+    (31, "wavefronts_shared", 2, 36307),
+    (32, "executed", 9, 2412),
+    (32, "threads", 9, 35658),
+    (35, "executed", 9, 27),
+    (35, "threads", 9, 846),
+    (37, "executed", 9, 1764),
+    (37, "threads", 9, 81198),
+    (37, "wavefronts_shared", 2, 18240),
+    (38, "executed", 9, 5877),
+    (38, "threads", 9, 111771),
+    (40, "executed", 9, 3654),
+    (40, "threads", 9, 162927),
+    (40, "wavefronts_shared", 2, 36612),
+    (41, "executed", 9, 33948),
+    (41, "threads", 9, 813339),
+];
+
+/// The launch totals of [`EXCLUDED`]'s launches that lie outside the 20 profiles ([`PROFILES`]):
+/// (launch, metric, simulated, the profiles' min, max). Asserted exactly.
+const TOTAL_GAPS: &[(usize, &str, f64, f64, f64)] = &[
+    (
+        25,
+        "smsp__sass_inst_executed_op_shared_atom.sum",
+        96.0,
+        67.0,
+        67.0,
+    ),
+    (
+        25,
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        96.0,
+        67.0,
+        67.0,
+    ),
+    (
+        25,
+        "smsp__sass_thread_inst_executed.sum",
+        21216.0,
+        12846.0,
+        12846.0,
+    ),
+    (
+        26,
+        "smsp__sass_inst_executed_op_global_atom.sum",
+        96.0,
+        67.0,
+        67.0,
+    ),
+    (
+        26,
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        96.0,
+        67.0,
+        67.0,
+    ),
+    (
+        26,
+        "smsp__sass_thread_inst_executed.sum",
+        20896.0,
+        12526.0,
+        12526.0,
+    ),
+    (
+        28,
+        "smsp__sass_inst_executed_op_shared_atom.sum",
+        320.0,
+        144.0,
+        144.0,
+    ),
+    (
+        28,
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        320.0,
+        144.0,
+        144.0,
+    ),
+    (
+        28,
+        "smsp__sass_thread_inst_executed.sum",
+        79296.0,
+        28464.0,
+        28464.0,
+    ),
+    (
+        29,
+        "smsp__sass_inst_executed_op_global_atom.sum",
+        320.0,
+        369.0,
+        382.0,
+    ),
+    (
+        29,
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        320.0,
+        369.0,
+        382.0,
+    ),
+    (
+        29,
+        "smsp__sass_thread_inst_executed.sum",
+        78656.0,
+        60800.0,
+        60935.0,
+    ),
+    (
+        31,
+        "smsp__sass_inst_executed_op_shared_atom.sum",
+        1152.0,
+        856.0,
+        899.0,
+    ),
+    (
+        31,
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        1152.0,
+        856.0,
+        899.0,
+    ),
+    (
+        31,
+        "smsp__sass_thread_inst_executed.sum",
+        306048.0,
+        155775.0,
+        161130.0,
+    ),
+    (
+        32,
+        "smsp__sass_inst_executed_op_global_atom.sum",
+        1152.0,
+        1599.0,
+        1739.0,
+    ),
+    (
+        32,
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        1152.0,
+        1599.0,
+        1739.0,
+    ),
+    (
+        32,
+        "smsp__sass_thread_inst_executed.sum",
+        304768.0,
+        269056.0,
+        269191.0,
+    ),
+    (
+        35,
+        "smsp__sass_inst_executed_op_global_atom.sum",
+        64.0,
+        67.0,
+        67.0,
+    ),
+    (
+        35,
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        64.0,
+        67.0,
+        67.0,
+    ),
+    (
+        35,
+        "smsp__sass_thread_inst_executed.sum",
+        11680.0,
+        12526.0,
+        12526.0,
+    ),
+    (
+        37,
+        "smsp__sass_inst_executed_op_shared_atom.sum",
+        640.0,
+        288.0,
+        315.0,
+    ),
+    (
+        37,
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        640.0,
+        288.0,
+        315.0,
+    ),
+    (
+        37,
+        "smsp__sass_thread_inst_executed.sum",
+        158592.0,
+        56928.0,
+        58386.0,
+    ),
+    (
+        38,
+        "smsp__sass_inst_executed_op_global_atom.sum",
+        640.0,
+        1313.0,
+        1385.0,
+    ),
+    (
+        38,
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        640.0,
+        1313.0,
+        1385.0,
+    ),
+    (
+        38,
+        "smsp__sass_thread_inst_executed.sum",
+        157312.0,
+        269056.0,
+        269308.0,
+    ),
+    (
+        40,
+        "smsp__sass_inst_executed_op_shared_atom.sum",
+        1280.0,
+        576.0,
+        615.0,
+    ),
+    (
+        40,
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        1280.0,
+        576.0,
+        615.0,
+    ),
+    (
+        40,
+        "smsp__sass_thread_inst_executed.sum",
+        317184.0,
+        113856.0,
+        115827.0,
+    ),
+    (
+        41,
+        "smsp__sass_inst_executed_op_global_atom.sum",
+        1280.0,
+        4900.0,
+        5016.0,
+    ),
+    (
+        41,
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        1280.0,
+        4900.0,
+        5016.0,
+    ),
+    (
+        41,
+        "smsp__sass_thread_inst_executed.sum",
+        314624.0,
+        1127936.0,
+        1128026.0,
+    ),
+];
+
 /// Launches whose retry loop (the instructions `first..=last`) differs from the Source page
 /// and whose instrumented launch totals are compared as ranges with [`PROFILES`] instead:
 /// (launch, first, last, cause). Each loop must still differ from the Source page
@@ -203,9 +475,12 @@ fn in_ranged_loop(launch: usize, offset: u32) -> bool {
         .any(|(l, a, b, _)| *l == launch && (*a..=*b).contains(&offset))
 }
 
-/// Per launch, the differences from the H200's first pass: (launch, text), those in a
-/// [`RANGED`] loop apart.
-fn differences() -> (BTreeMap<usize, Vec<String>>, BTreeMap<usize, usize>, usize) {
+/// The differences from the H200's first pass, per (launch, column): each instruction's text
+/// and |H200 - simulated|; those in a [`RANGED`] loop apart (counted per launch); the number of
+/// values compared.
+type Differences = BTreeMap<(usize, &'static str), Vec<(String, u64)>>;
+
+fn differences() -> (Differences, BTreeMap<usize, usize>, usize) {
     let json = serde_json::to_value(report()).expect("the report serializes");
     let launches = json["launches"].as_array().expect("launches");
     assert_eq!(launches.len(), 44, "cas_probe has 44 launches");
@@ -220,7 +495,7 @@ fn differences() -> (BTreeMap<usize, Vec<String>>, BTreeMap<usize, usize>, usize
         }
         sim.push(m);
     }
-    let mut diffs: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut diffs: Differences = BTreeMap::new();
     let mut in_loops: BTreeMap<usize, usize> = BTreeMap::new();
     let mut compared = 0;
     for row in rows().iter().filter(|r| r.pass == 1) {
@@ -233,9 +508,12 @@ fn differences() -> (BTreeMap<usize, Vec<String>>, BTreeMap<usize, usize>, usize
             if hw != got && in_ranged_loop(row.launch, row.offset) {
                 *in_loops.entry(row.launch).or_default() += 1;
             } else if hw != got {
-                diffs.entry(row.launch).or_default().push(format!(
-                    "launch {} {:#06x} {}: {c} H200 {hw} simulated {got}",
-                    row.launch, row.offset, row.source
+                diffs.entry((row.launch, *c)).or_default().push((
+                    format!(
+                        "launch {} {:#06x} {}: {c} H200 {hw} simulated {got}",
+                        row.launch, row.offset, row.source
+                    ),
+                    hw.abs_diff(got),
                 ));
             }
         }
@@ -272,21 +550,44 @@ fn against_profiles() -> Vec<RangeComparison> {
 #[test]
 fn cas_probe_counts_equal_the_h200s() {
     let (diffs, _, compared) = differences();
-    let bad: Vec<&String> = diffs
-        .iter()
-        .filter(|(l, _)| !EXCLUDED.iter().any(|(e, ..)| e == *l))
-        .flat_map(|(_, d)| d)
-        .collect();
+    let mut bad: Vec<String> = Vec::new();
+    let list = std::env::var_os("GMS_LIST_GAPS").is_some();
+    for ((launch, column), d) in &diffs {
+        let (n, sum) = (d.len(), d.iter().map(|x| x.1).sum::<u64>());
+        if list {
+            eprintln!("    ({launch}, \"{column}\", {n}, {sum}),");
+        }
+        match SOURCE_GAPS
+            .iter()
+            .find(|g| g.0 == *launch && g.1 == *column)
+        {
+            None => bad.extend(d.iter().map(|x| x.0.clone())),
+            Some(&(_, _, gn, gsum)) if (gn, gsum) != (n, sum) => bad.push(format!(
+                "launch {launch} {column}: {n} instructions differ by {sum} in all, SOURCE_GAPS \
+                 records {gn} by {gsum}: update it"
+            )),
+            Some(_) => {}
+        }
+    }
+    for (launch, column, n, sum) in SOURCE_GAPS {
+        assert!(
+            EXCLUDED.iter().any(|e| e.0 == *launch),
+            "launch {launch} has a gap but is not EXCLUDED"
+        );
+        if !diffs.contains_key(&(*launch, *column)) {
+            bad.push(format!(
+                "launch {launch} {column}: now equals the H200 (the gap was {n} instructions, \
+                 {sum} in all): drop it from SOURCE_GAPS"
+            ));
+        }
+    }
     eprintln!("{compared} values compared");
     assert!(compared >= 8000, "only {compared} values compared");
     assert!(
         bad.is_empty(),
-        "{} values differ:\n{}",
+        "{} differences:\n{}",
         bad.len(),
-        bad.iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        bad.join("\n")
     );
 }
 
@@ -317,10 +618,17 @@ fn the_spin_loops_are_recorded_alike_in_both_passes() {
 
 #[test]
 fn exclusions_are_still_needed() {
+    // Every EXCLUDED launch keeps a gap (its gaps themselves are asserted above), and every
+    // RANGED loop still differs from the Source page.
     let (diffs, in_loops, _) = differences();
     let stale: Vec<usize> = EXCLUDED
         .iter()
-        .filter(|(l, cause, by)| !cause.is_empty() && !by.is_empty() && !diffs.contains_key(l))
+        .filter(|(l, cause, by)| {
+            cause.is_empty()
+                || by.is_empty()
+                || !diffs.keys().any(|k| k.0 == *l)
+                || !SOURCE_GAPS.iter().any(|g| g.0 == *l)
+        })
         .map(|(l, ..)| *l)
         .collect();
     assert!(
@@ -353,10 +661,28 @@ fn instrumented_totals_agree_with_the_twenty_profiles() {
             c.simulated,
             c.recorded_text()
         );
-        if EXCLUDED.iter().any(|(l, ..)| *l == c.launch) {
-            if !c.agrees() {
-                still_outside.entry(c.launch).or_default().push(text);
+        let gap = TOTAL_GAPS
+            .iter()
+            .find(|g| g.0 == c.launch && g.1 == c.metric);
+        if std::env::var_os("GMS_LIST_GAPS").is_some() && !c.agrees() {
+            eprintln!(
+                "    ({}, \"{}\", {:?}, {:?}, {:?}),",
+                c.launch,
+                c.metric,
+                c.simulated,
+                c.min(),
+                c.max()
+            );
+        }
+        if let Some(&(_, _, s, lo, hi)) = gap {
+            if c.agrees() {
+                bad.push(format!("{text}: now agrees, drop it from TOTAL_GAPS"));
+            } else if (s, lo, hi) != (c.simulated, c.min(), c.max()) {
+                bad.push(format!(
+                    "{text}: TOTAL_GAPS records simulated {s} against {lo}-{hi}: update it"
+                ));
             }
+            still_outside.entry(c.launch).or_default().push(text);
         } else if !c.agrees() {
             bad.push(text);
         } else if c.varies() {
@@ -366,6 +692,16 @@ fn instrumented_totals_agree_with_the_twenty_profiles() {
     }
     for t in still_outside.values().flatten() {
         eprintln!("excluded: {t}");
+    }
+    for (l, metric, ..) in TOTAL_GAPS {
+        assert!(
+            EXCLUDED.iter().any(|e| e.0 == *l),
+            "launch {l} {metric} has a gap but is not EXCLUDED"
+        );
+        assert!(
+            cmp.iter().any(|c| c.launch == *l && c.metric == *metric),
+            "launch {l} {metric}: in TOTAL_GAPS, not compared"
+        );
     }
     assert!(cmp.len() >= 44 * 8, "only {} values compared", cmp.len());
     assert!(

@@ -5,9 +5,12 @@
 //! (`spin.csv`, packed by tests/hw/cas/warps_analyze.py).
 //!
 //! With more than 4 warps the H200's counts differ between the profiles (8 warps: 2,008, 2,000
-//! and 2,001 executions), so there is no one order to model: only the values all three
-//! profiles agree on are compared ([`agreed_values_equal_the_h200s`]), and
-//! [`the_h200_counts_depend_on_the_run`] fails once a re-recording shows the spread gone.
+//! and 2,001 executions), so there is no one order to model: every value is compared as
+//! `gpumemsim::report::compare` compares several recordings ([`values_agree_with_the_h200s`]):
+//! equal to the value the three profiles share, or, where they differ, within their [min, max].
+//! The values outside are [`OUTSIDE`], each with its simulated value asserted exactly (the test
+//! fails when the gap grows, shrinks or closes), and [`the_h200_counts_depend_on_the_run`]
+//! fails once a re-recording shows the spread gone.
 
 use std::collections::BTreeMap;
 
@@ -80,30 +83,87 @@ fn simulated() -> Vec<BTreeMap<&'static str, u64>> {
         .collect()
 }
 
+/// The values outside the profiles' range (or unequal to the value they share), with the
+/// simulated value today: (launch, column, simulated). The cause, measured: the block's warps
+/// take turns in each round of the spin in a fixed order (`gpumemsim::exec::simt`,
+/// `cas_round`), while on the H200 the order of more than 4 warps (two or more per SM
+/// sub-partition) depends on the run, and the three profiles spread less than the model's
+/// order lies from them. Print today's list with `GMS_LIST_GAPS=1`.
+const OUTSIDE: &[(usize, &str, u64)] = &[
+    (0, "executed", 790),
+    (0, "wavefronts_shared", 2360),
+    (1, "executed", 1137),
+    (1, "wavefronts_shared", 3396),
+    (2, "executed", 1547),
+    (2, "wavefronts_shared", 4620),
+    (3, "executed", 2020),
+    (3, "wavefronts_shared", 6032),
+    (4, "executed", 4542),
+    (4, "wavefronts_shared", 13560),
+    (5, "executed", 8072),
+    (5, "threads", 131328),
+    (5, "wavefronts_shared", 24096),
+    (6, "executed", 32272),
+    (6, "threads", 524800),
+    (6, "wavefronts_shared", 96320),
+    (7, "executed", 4040),
+    (7, "wavefronts_shared", 12064),
+    (11, "executed", 904),
+    (11, "wavefronts_shared", 1808),
+    (12, "executed", 8080),
+    (12, "wavefronts_shared", 24128),
+];
+
 #[test]
-fn agreed_values_equal_the_h200s() {
+fn values_agree_with_the_h200s() {
     let hw = recorded();
     let sim = simulated();
-    let mut compared = 0;
+    let (mut compared, mut ranged) = (0, 0);
     let mut bad = Vec::new();
+    let list = std::env::var_os("GMS_LIST_GAPS").is_some();
     for ((launch, c), v) in &hw {
         assert_eq!(v.len(), 3, "launch {launch} {c}: three profiles");
-        if v.iter().any(|x| *x != v[0]) {
-            continue;
-        }
+        let (lo, hi) = (
+            *v.iter().min().expect("three"),
+            *v.iter().max().expect("three"),
+        );
         compared += 1;
+        ranged += usize::from(lo != hi);
         let got = sim[*launch][c];
-        if got != v[0] {
-            bad.push(format!(
-                "launch {launch} {c}: H200 {} simulated {got}",
-                v[0]
-            ));
+        let agrees = (lo..=hi).contains(&got);
+        let recorded = if lo == hi {
+            format!("{lo} (3 profiles)")
+        } else {
+            format!("range {lo}-{hi} (3 profiles)")
+        };
+        if list && !agrees {
+            eprintln!("    ({launch}, \"{c}\", {got}),");
+        }
+        match OUTSIDE.iter().find(|o| o.0 == *launch && o.1 == *c) {
+            None if !agrees => bad.push(format!(
+                "launch {launch} {c}: H200 {recorded} simulated {got}"
+            )),
+            None => {}
+            Some(_) if agrees => bad.push(format!(
+                "launch {launch} {c}: now agrees (H200 {recorded}, simulated {got}): drop it \
+                 from OUTSIDE"
+            )),
+            Some(&(_, _, s)) if s != got => bad.push(format!(
+                "launch {launch} {c}: H200 {recorded}, simulated {got}; OUTSIDE records {s}: \
+                 update it"
+            )),
+            Some(_) => {}
         }
     }
-    eprintln!("{compared} agreed values compared");
-    // Thread executions of launches 0-3, 7-10 and 12, executions and wavefronts of
-    // launches 8 and 9 (8 and 16 warps of one lane): 13.
-    assert!(compared >= 13, "only {compared} values compared");
+    for (launch, c, _) in OUTSIDE {
+        assert!(
+            hw.contains_key(&(*launch, *c)),
+            "launch {launch} {c}: in OUTSIDE, not recorded"
+        );
+    }
+    eprintln!("{compared} values compared, {ranged} of them against a range");
+    // 13 launches x 3 columns.
+    assert_eq!(compared, 39, "values compared");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 

@@ -453,11 +453,11 @@ fn check_row(cfg: &GpuConfig, r: &Row) -> Vec<String> {
 #[test]
 fn matches_h200_occupancy_api() {
     let path = hw_path("occupancy.csv");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!(
-            "SKIPPING matches_h200_occupancy_api: {} not present yet (see tests/hw/occupancy/README.md)",
-            path.display()
-        );
+    let Some(text) = gpumemsim::testing::require(
+        &format!("the H200 recording {}", path.display()),
+        std::fs::read_to_string(&path),
+        "check out tests/hw/h200/ (committed; recorded by tests/hw/occupancy, see its README.md)",
+    ) else {
         return;
     };
     let rows = match parse_rows(&text) {
@@ -502,11 +502,11 @@ fn matches_h200_occupancy_api() {
 #[test]
 fn matches_h200_device_properties() {
     let path = hw_path("occupancy_props.txt");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!(
-            "SKIPPING matches_h200_device_properties: {} not present yet",
-            path.display()
-        );
+    let Some(text) = gpumemsim::testing::require(
+        &format!("the H200 recording {}", path.display()),
+        std::fs::read_to_string(&path),
+        "check out tests/hw/h200/ (committed; recorded by tests/hw/occupancy, see its README.md)",
+    ) else {
         return;
     };
     let get = |key: &str| -> Option<u64> {

@@ -394,6 +394,14 @@ fn compare_counters(
     for (i, (s, h)) in sl.iter().zip(hw).enumerate() {
         for (metric, hv) in &h.metrics {
             let Some(sv) = s["metrics"][metric].as_f64() else {
+                // A required metric the simulation lost is a mismatch, never a skip.
+                if required.contains(&metric.as_str()) {
+                    req.push(format!(
+                        "{name} launch {} ({}): {metric}: not simulated, H200 {hv}",
+                        i + 1,
+                        h.kernel
+                    ));
+                }
                 continue;
             };
             n += 1;
@@ -743,12 +751,24 @@ const ISA_FLOAT_WARP_INST: (&str, &str) = (
     "the H200's two recordings: 32,427 and 32,425",
 );
 
+/// The counters of `isa_atom` (k_isa launch 5) that differ from sass2, each with its gap
+/// today: (metric, simulated, H200), asserted exactly; one of the 17 compared (the warp
+/// instructions: 32 more than sass2) (the test fails when one grows, shrinks
+/// or closes, and when another counter of the launch differs). The cause, measured: a CAS
+/// retry loop (ptxas's `LDS.64` + `ATOMS.CAST.SPIN.64`) whose retries depend on the H200's
+/// timing; sass2's one profile runs it 2,023 times, the simulator 2,024 (the 20 profiles of
+/// tests/hw/h200/srange, with which tests/h200.rs compares the simulator as a range, give
+/// 2,263-2,264 shared atomics; docs/notes/issue-9-scas.md). Print today's with
+/// `GMS_LIST_GAPS=1`.
+const ISA_ATOM_GAPS: &[(&str, f64, f64)] = &[("smsp__inst_executed.sum", 20592.0, 20560.0)];
+
 /// isa.toml under SASS: its f16/bf16 pair arithmetic (`HADD2`, `HADD2.F32`, `HMUL2`, `HFMA2`
 /// with `.MMA`, `.RELU`, `.SAT`, `.BF16_V2`, `HMNMX2`, `HSETP2`), `DSETP.MIN/MAX` and the
 /// 128-bit `IMAD.WIDE/HI` carry chains decode and run; every output word equals the H200's
 /// (tests/hw/h200/hw/outputs/k_isa) but those of [`ISA_WORDS_NOT_YET`], and the counters of
-/// the launches other than `isa_atom` (a CAS retry loop: the H200 runs its ATOMS.CAST.SPIN.64
-/// 2,023 times, the simulator 2,024; docs/notes/issue-9-scas.md) equal the H200's (sass2);
+/// every launch equal the H200's (sass2) but those of [`ISA_ATOM_GAPS`] (isa_atom's CAS retry
+/// loop: the H200 runs its ATOMS.CAST.SPIN.64 2,023 times, the simulator 2,024;
+/// docs/notes/issue-9-scas.md);
 /// `isa_float`'s too since `FCHK` follows the H200's rule (tests/fchk_hw.rs).
 #[test]
 fn isa_under_sass_against_the_h200() {
@@ -782,10 +802,33 @@ fn isa_under_sass_against_the_h200() {
     let mut required: Vec<&str> = EXACT.to_vec();
     required.extend(THREAD);
     let (n, req, _) = compare_counters("tests/hw/kernels/isa.toml", "k_isa", &hw, &required);
-    let bad: Vec<&String> = req
+    let atom = "k_isa launch 5 (isa_atom(";
+    let gap_text =
+        |(metric, s, h): &(&str, f64, f64)| format!(": {metric}: simulated {s}, H200 {h}");
+    let is_gap =
+        |m: &String| m.starts_with(atom) && ISA_ATOM_GAPS.iter().any(|g| m.ends_with(&gap_text(g)));
+    if std::env::var_os("GMS_LIST_GAPS").is_some() {
+        for m in req.iter().filter(|m| m.starts_with(atom)) {
+            eprintln!("isa_atom gap: {m}");
+        }
+    }
+    let mut bad: Vec<String> = req
         .iter()
-        .filter(|m| !m.contains("(isa_atom(") && !m.starts_with(ISA_FLOAT_WARP_INST.0))
+        .filter(|m| !m.starts_with(ISA_FLOAT_WARP_INST.0) && !is_gap(m))
+        .cloned()
         .collect();
+    for g in ISA_ATOM_GAPS {
+        if !req
+            .iter()
+            .any(|m| m.starts_with(atom) && m.ends_with(&gap_text(g)))
+        {
+            bad.push(format!(
+                "isa_atom {}: the gap simulated {} H200 {} is gone or changed: update \
+                 ISA_ATOM_GAPS",
+                g.0, g.1, g.2
+            ));
+        }
+    }
     assert!(n > 50, "only {n} counter values compared");
     assert!(bad.is_empty(), "{bad:?}");
     assert!(

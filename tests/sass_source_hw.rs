@@ -14,15 +14,15 @@
 //!   ([`MORE_PAGES`]: isa_atom, whose CAS retry loop runs 2,023 or 2,024 times by the run), each
 //!   value is compared with all of them: equal to the value they share, within their range
 //!   where they differ (`gpumemsim::report::compare::RangeComparison`). The only differences
-//!   allowed are [`EXCLUDED`] (one launch, instruction and column each), [`EXCLUDED_RANGES`]
-//!   (none now) and [`EXCLUDED_LAUNCHES`] (launches tests/sass.rs already sets apart; none now),
-//!   each with its measured cause, and [`exclusions_are_still_needed`] fails once one of them is
-//!   equal.
+//!   allowed are [`EXCLUDED`] (one launch, instruction and column each), each with its
+//!   measured cause and its gap today (the H200's and the simulator's value, asserted exactly:
+//!   the test fails when the gap grows, shrinks or closes).
 //! - Per CUDA source line: the same counters summed over the instructions Nsight Compute
 //!   correlates with a line equal the simulator's per-line values (text, JSON and HTML reports
 //!   take their per-line values from the same per-instruction counts), on every line but those
 //!   of inlined code whose instructions Nsight Compute correlates with another line of the
-//!   inlining chain than the committed line tables do (counted and bounded).
+//!   inlining chain than the committed line tables do (counted and bounded). A line differs
+//!   only by the excluded differences of its own instructions in the same column, exactly.
 
 use std::collections::BTreeMap;
 
@@ -49,13 +49,15 @@ const COLUMNS: &[(&str, &str)] = &[
 ];
 
 /// Differences from the H200 that are understood and not fixed: (program, launch, instruction
-/// offset, column, measured cause).
-const EXCLUDED: &[(&str, usize, u32, &str, &str)] = &[
+/// offset, column, H200, simulated, measured cause).
+const EXCLUDED: &[(&str, usize, u32, &str, u64, u64, &str)] = &[
     (
         "c_warpAggregatedAtomicsCG",
         0,
         0x03a0,
         "L2 Theoretical Sectors Global",
+        2086,
+        2097,
         "filter_arr's STG of dst[atomicAdd(nres, ..)]: where each value lands depends on the \
          order the warp-aggregated atomics run in, so the sectors do too; two H200 recordings \
          of the same cubin give 2,086 and 2,082 (source/sconv/c_warpAggregatedAtomicsCG_r2.csv)",
@@ -65,18 +67,12 @@ const EXCLUDED: &[(&str, usize, u32, &str, &str)] = &[
         1,
         0x03e0,
         "L2 Theoretical Sectors Global",
+        4307,
+        4284,
         "mapToBuckets' STG of indices[atomicAdd(..)]: the order of the atomics again; two H200 \
          recordings give 4,307 and 4,284",
     ),
 ];
-
-/// Launches set apart whole, with the cause: (program, launch, cause). Each must still differ
-/// somewhere ([`exclusions_are_still_needed`]).
-const EXCLUDED_LAUNCHES: &[(&str, usize, &str)] = &[];
-
-/// Instruction ranges set apart in every column: (program, launch, first offset, last offset,
-/// cause). Each must still differ somewhere ([`exclusions_are_still_needed`]).
-const EXCLUDED_RANGES: &[(&str, usize, u32, u32, &str)] = &[];
 
 /// Further Source pages of one launch (`ncu --page source --csv --print-source sass` as Nsight
 /// Compute writes it, offsets from the kernel's first instruction): (program, launch, kernel,
@@ -281,14 +277,38 @@ fn u(v: &serde_json::Value) -> u64 {
 /// Per (file, line), the sums of the first three [`COLUMNS`].
 type LineSums<'a> = BTreeMap<(String, String), BTreeMap<&'a str, u64>>;
 
-/// One difference: (program, launch, offset, column, H200, simulator, instruction).
-type Diff = (String, usize, u32, String, u64, u64, String);
+/// One difference: (program, launch, offset, column, H200, simulator, instruction, the
+/// instruction's (file, line) on the Source page).
+type Diff = (
+    String,
+    usize,
+    u32,
+    String,
+    u64,
+    u64,
+    String,
+    (String, String),
+);
+
+/// One per-line difference: (launch, (file, line), column, H200, simulator, text).
+type LineDiff = (usize, (String, String), String, u64, u64, String);
+
+/// One entry of [`EXCLUDED`].
+type Excluded = (
+    &'static str,
+    usize,
+    u32,
+    &'static str,
+    u64,
+    u64,
+    &'static str,
+);
 
 /// What one program's run gives against its recording: the differences per instruction, per
 /// line, and the number of values compared.
 struct Outcome {
     per_inst: Vec<Diff>,
-    per_line: Vec<(usize, String)>,
+    per_line: Vec<LineDiff>,
     /// Instructions of inlined code that the H200 correlates with another line of the
     /// inlining chain than the simulator.
     inlined: usize,
@@ -413,6 +433,7 @@ fn compare(program: &str, profiled: &[(String, usize, [u32; 3], [u32; 3])]) -> O
                         h,
                         v,
                         row.text.clone(),
+                        (row.file.clone(), row.line.clone()),
                     ));
                 }
             }
@@ -479,6 +500,10 @@ fn compare(program: &str, profiled: &[(String, usize, [u32; 3], [u32; 3])]) -> O
                 } else if *h != v {
                     out.per_line.push((
                         *launch,
+                        key.clone(),
+                        c.to_string(),
+                        *h,
+                        v,
                         format!("{at} {}:{} {c}: H200 {h}, simulator {v}", key.0, key.1),
                     ));
                 }
@@ -495,16 +520,16 @@ fn programs(profiled: &[(String, usize, [u32; 3], [u32; 3])]) -> Vec<String> {
     v
 }
 
-fn excluded(d: &Diff) -> bool {
+/// The exclusion naming this difference's launch, instruction and column, if any.
+fn exclusion(d: &Diff) -> Option<&'static Excluded> {
     EXCLUDED
         .iter()
-        .any(|(p, l, o, c, _)| *p == d.0 && *l == d.1 && *o == d.2 && *c == d.3)
-        || EXCLUDED_LAUNCHES
-            .iter()
-            .any(|(p, l, _)| *p == d.0 && *l == d.1)
-        || EXCLUDED_RANGES
-            .iter()
-            .any(|(p, l, a, b, _)| *p == d.0 && *l == d.1 && (*a..=*b).contains(&d.2))
+        .find(|(p, l, o, c, ..)| *p == d.0 && *l == d.1 && *o == d.2 && *c == d.3)
+}
+
+/// Excluded, with the recorded gap exactly.
+fn excluded(d: &Diff) -> bool {
+    exclusion(d).is_some_and(|e| (e.4, e.5) == (d.4, d.5))
 }
 
 #[test]
@@ -512,6 +537,7 @@ fn every_instruction_and_line_equals_the_h200() {
     let profiled = launches();
     let (mut compared, mut launches, mut bad, mut lines_bad) = (0, 0, Vec::new(), Vec::new());
     let (mut inlined, mut ranged) = (0, 0);
+    let mut bad_gaps: Vec<String> = Vec::new();
     for p in programs(&profiled) {
         if NOT_YET.contains(&p.as_str()) {
             continue;
@@ -521,25 +547,35 @@ fn every_instruction_and_line_equals_the_h200() {
         inlined += o.inlined;
         ranged += o.ranged;
         launches += o.launches;
-        // A line holding an excluded difference differs by it.
-        let bad_launches: Vec<usize> = o
-            .per_inst
-            .iter()
-            .filter(|d| excluded(d))
-            .map(|d| d.1)
-            .collect();
+        // A line holding excluded differences differs by exactly their sum in that column.
+        let by_excluded = |(l, key, c, ..): &LineDiff| -> i64 {
+            o.per_inst
+                .iter()
+                .filter(|d| excluded(d) && d.1 == *l && d.7 == *key && d.3 == *c)
+                .map(|d| d.4 as i64 - d.5 as i64)
+                .sum()
+        };
         lines_bad.extend(
             o.per_line
-                .into_iter()
-                .filter(|(l, _)| !bad_launches.contains(l))
-                .map(|(_, s)| s),
+                .iter()
+                .filter(|d| by_excluded(d) != d.3 as i64 - d.4 as i64)
+                .map(|d| d.5.clone()),
         );
-        bad.extend(o.per_inst.into_iter().filter(|d| !excluded(d)));
+        for d in o.per_inst.iter().filter(|d| !excluded(d)) {
+            if let Some(e) = exclusion(d) {
+                bad_gaps.push(format!(
+                    "{} launch {} {:#06x} {}: H200 {}, simulator {}; EXCLUDED records H200 {}, \
+                     simulator {} ({}): update it",
+                    d.0, d.1, d.2, d.3, d.4, d.5, e.4, e.5, e.6
+                ));
+            }
+        }
+        bad.extend(o.per_inst.into_iter().filter(|d| exclusion(d).is_none()));
     }
     let shown: Vec<String> = bad
         .iter()
         .take(400)
-        .map(|(p, l, o, c, h, v, t)| {
+        .map(|(p, l, o, c, h, v, t, _)| {
             format!("{p} launch {l} {o:#06x} {t}: {c}: H200 {h}, simulator {v}")
         })
         .collect();
@@ -556,6 +592,11 @@ fn every_instruction_and_line_equals_the_h200() {
         "{} of {compared} values differ from the H200 ({by_column:?}):\n{}",
         bad.len(),
         shown.join("\n")
+    );
+    assert!(
+        bad_gaps.is_empty(),
+        "excluded differences whose gap changed:\n{}",
+        bad_gaps.join("\n")
     );
     assert!(
         lines_bad.is_empty(),
@@ -583,8 +624,6 @@ fn exclusions_are_still_needed() {
     let mut progs: Vec<&str> = EXCLUDED
         .iter()
         .map(|e| e.0)
-        .chain(EXCLUDED_LAUNCHES.iter().map(|e| e.0))
-        .chain(EXCLUDED_RANGES.iter().map(|e| e.0))
         .chain(MORE_PAGES.iter().map(|e| e.0))
         .collect();
     progs.sort();
@@ -601,21 +640,7 @@ fn exclusions_are_still_needed() {
                 e.1,
                 e.2,
                 e.3,
-                e.4
-            );
-        }
-        for e in EXCLUDED_RANGES.iter().filter(|e| e.0 == p) {
-            assert!(
-                o.per_inst
-                    .iter()
-                    .any(|d| d.0 == e.0 && d.1 == e.1 && (e.2..=e.3).contains(&d.2)),
-                "{} launch {} {:#06x}-{:#06x}: now equal to the H200 ({}): take it off \
-                 EXCLUDED_RANGES",
-                e.0,
-                e.1,
-                e.2,
-                e.3,
-                e.4
+                e.6
             );
         }
         if MORE_PAGES.iter().any(|e| e.0 == p) {
@@ -623,15 +648,6 @@ fn exclusions_are_still_needed() {
                 o.ranged > 0,
                 "{p}: every value equals the main recording: the further Source pages of \
                  MORE_PAGES are not needed"
-            );
-        }
-        for e in EXCLUDED_LAUNCHES.iter().filter(|e| e.0 == p) {
-            assert!(
-                o.per_inst.iter().any(|d| d.0 == e.0 && d.1 == e.1),
-                "{} launch {}: now equal to the H200 ({}): take it off EXCLUDED_LAUNCHES",
-                e.0,
-                e.1,
-                e.2
             );
         }
     }

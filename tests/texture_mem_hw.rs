@@ -716,6 +716,30 @@ const EXCLUSIONS: &[(&str, &[&str], &str)] = &[
     ("u8_point_row", &[L2, L2_HIT], MERGED),
 ];
 
+/// The gap of every excluded value: one line per value, `launch metric simulated H200`
+/// (tab-separated; the H200's value as compared: one number, or `lo..hi` over its
+/// recordings), asserted exactly for the PTX and the SASS run: the test fails when a gap grows,
+/// shrinks or closes. Print today's lines with `GMS_LIST_GAPS=1`.
+const GAPS: &str = "tests/gaps/texture_mem.txt";
+
+/// [`GAPS`]'s lines: (launch, metric) -> (simulated, H200 as printed).
+fn gaps() -> BTreeMap<(String, String), (f64, String)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gaps/texture_mem.txt");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{GAPS}: {e}"));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 4, "{GAPS}:{}: four fields", i + 1);
+            let s: f64 = f[2]
+                .parse()
+                .unwrap_or_else(|_| panic!("{GAPS}:{}: bad number {:?}", i + 1, f[2]));
+            ((f[0].to_string(), f[1].to_string()), (s, f[3].to_string()))
+        })
+        .collect()
+}
+
 fn excluded(name: &str, metric: &str) -> Option<&'static str> {
     EXCLUSIONS
         .iter()
@@ -779,6 +803,8 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
         .collect();
     let (mut n, mut ok, mut excl) = (0, 0, 0);
     let mut bad = Vec::new();
+    let gaps = gaps();
+    let mut gaps_seen = std::collections::BTreeSet::new();
     for (name, m) in &sim {
         let hw = hw1
             .get(name)
@@ -828,7 +854,25 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
             n += 1;
             match (within, excluded(name, metric)) {
                 (true, None) => ok += 1,
-                (false, Some(_)) => excl += 1,
+                (false, Some(cause)) => {
+                    excl += 1;
+                    if std::env::var_os("GMS_LIST_GAPS").is_some() {
+                        eprintln!("{name}\t{metric}\t{got}\t{want}");
+                    }
+                    let key = (name.to_string(), metric.to_string());
+                    match gaps.get(&key) {
+                        Some((s, h)) if *s == got && *h == want => {}
+                        Some((s, h)) => bad.push(format!(
+                            "{name} {metric}: sim {got}, H200 {want}; {GAPS} records sim {s}, \
+                             H200 {h} ({cause}): the gap changed, update it"
+                        )),
+                        None => bad.push(format!(
+                            "{name} {metric}: sim {got}, H200 {want}: excluded ({cause}) but its \
+                             gap is not in {GAPS}"
+                        )),
+                    }
+                    gaps_seen.insert(key);
+                }
                 (true, Some(cause)) => bad.push(format!(
                     "{name} {metric}: now within (sim {got}, H200 {want}); remove its exclusion \
                      ({cause})"
@@ -843,6 +887,14 @@ fn compare(sim: &BTreeMap<String, BTreeMap<String, f64>>) {
             "exclusion for unknown launch {name}"
         );
         assert!(!metrics.is_empty());
+    }
+    for key in gaps.keys() {
+        if !gaps_seen.contains(key) {
+            bad.push(format!(
+                "{} {}: a gap in {GAPS} that no excluded value has",
+                key.0, key.1
+            ));
+        }
     }
     println!("{ok} of {n} values within tolerance, {excl} excluded with their cause");
     assert!(bad.is_empty(), "{} values:\n{}", bad.len(), bad.join("\n"));

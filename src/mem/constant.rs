@@ -18,9 +18,11 @@
 //! 35-38), and `const_bytes` in k_constant 34 and 6 for 32 and 4 bytes (k + 2).
 //!
 //! Nsight Compute has no metric that counts these per-address requests under the `l1tex` names,
-//! and `idc__requests` also counts the SASS's constant operands, which the PTX does not show, so
-//! the counters report gpumemsim-own names (see `counters.rs`; the `idc__` metrics are listed as
-//! not simulated in `report::compare::NOT_SIMULATED`).
+//! so the counters report gpumemsim-own names (see `counters.rs`). `idc__requests` counts them
+//! together with the SASS's other `LDC`s (kernel parameters and ptxas's constants indexed by a
+//! register), which the executor reports through `Observer::ldc`; its sum is derived in
+//! `metrics::Counts::value` (equal to the H200 on every recorded launch), while the cache's
+//! lookup hits and misses are listed in `metrics::NOT_MODELLED`.
 
 use crate::mem::request::MemRequest;
 

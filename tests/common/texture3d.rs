@@ -417,12 +417,43 @@ pub struct Compared {
 /// are the H200's, bit for bit), under this name in [`Exclusion`]s.
 pub const OUTPUT: &str = "output words";
 
+/// The committed gaps of `dir`'s exclusions (tests/gaps/texture_mem_runN.txt for
+/// tests/hw/h200/texture_mem/runN): one line per excluded value, `launch metric simulated
+/// H200` (tab-separated; `#` starts a comment). A run without exclusions has no file.
+pub fn gaps_path(dir: &str) -> PathBuf {
+    let name = dir.trim_start_matches("tests/hw/h200/").replace('/', "_");
+    root(&format!("tests/gaps/{name}.txt"))
+}
+
+/// [`gaps_path`]'s lines: (launch, metric) -> (simulated, H200).
+pub fn gaps(dir: &str) -> BTreeMap<(String, String), (f64, f64)> {
+    let path = gaps_path(dir);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return BTreeMap::new();
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let num = |s: &str| -> f64 {
+                s.parse()
+                    .unwrap_or_else(|_| panic!("{}:{}: bad number {s:?}", path.display(), i + 1))
+            };
+            assert_eq!(f.len(), 4, "{}:{}: four fields", path.display(), i + 1);
+            ((f[0].to_string(), f[1].to_string()), (num(f[2]), num(f[3])))
+        })
+        .collect()
+}
+
 /// Compares every launch of `dir` on [`METRICS`]: single-warp launches exactly, whole grids
 /// within tests/cache_hw.rs's L1 tolerance (1% + 8), set conflicts exactly everywhere; and, with
 /// `outputs` (the run saved them in `dir/outputs.txt`), the 32 output words of every single-warp
 /// launch ([`OUTPUT`]). Panics listing every value outside that is not excluded, every excluded
-/// value now within (its exclusion must go), every exclusion of an unknown launch, and a
-/// recording that lacks a launch, a metric or an output.
+/// value now within (its exclusion must go), every excluded value whose gap is not the one
+/// [`gaps`] records (simulated and H200 value exactly: a gap that grows or shrinks fails too;
+/// print today's lines with `GMS_LIST_GAPS=1`), every recorded gap no excluded value has, every
+/// exclusion of an unknown launch, and a recording that lacks a launch, a metric or an output.
 pub fn compare_run(
     dir: &str,
     csv: &str,
@@ -449,14 +480,35 @@ pub fn compare_run(
     };
     let (mut n, mut ok, mut excl) = (0, 0, 0);
     let mut bad = Vec::new();
+    let recorded_gaps = gaps(dir);
+    let mut gaps_seen = std::collections::BTreeSet::new();
+    let list_gaps = std::env::var_os("GMS_LIST_GAPS").is_some();
     let mut check = |name: &str, metric: &str, got: f64, want: f64, slack: f64| {
         let within = (got - want).abs() <= slack;
         n += 1;
         match (within, excluded(name, metric)) {
             (true, None) => ok += 1,
-            (false, Some(_)) => {
+            (false, Some(cause)) => {
                 excl += 1;
                 println!("excluded: {name} {metric}: sim {got}, H200 {want}");
+                if list_gaps {
+                    eprintln!("{name}\t{metric}\t{got}\t{want}");
+                }
+                let key = (name.to_string(), metric.to_string());
+                match recorded_gaps.get(&key) {
+                    Some(&g) if g == (got, want) => {}
+                    Some(&(s, h)) => bad.push(format!(
+                        "{name} {metric}: sim {got}, H200 {want}; {} records sim {s}, H200 {h} \
+                         ({cause}): the gap changed, update it",
+                        gaps_path(dir).display()
+                    )),
+                    None => bad.push(format!(
+                        "{name} {metric}: sim {got}, H200 {want}: excluded ({cause}) but its gap \
+                         is not in {}",
+                        gaps_path(dir).display()
+                    )),
+                }
+                gaps_seen.insert(key);
             }
             (true, Some(cause)) => bad.push(format!(
                 "{name} {metric}: now within (sim {got}, H200 {want}); remove its exclusion \
@@ -507,6 +559,14 @@ pub fn compare_run(
     for (name, _, _) in exclusions {
         if !sim.contains_key(*name) {
             bad.push(format!("exclusion for unknown launch {name}"));
+        }
+    }
+    for (name, metric) in recorded_gaps.keys() {
+        if !gaps_seen.contains(&(name.clone(), metric.clone())) {
+            bad.push(format!(
+                "{name} {metric}: a gap in {} that no excluded value has",
+                gaps_path(dir).display()
+            ));
         }
     }
     bad.extend(missing);

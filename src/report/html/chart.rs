@@ -2,12 +2,8 @@
 //! left, the units it talks to (shared memory, L1/TEX, the constant cache), then L2 and device
 //! memory, with the traffic on each link under its Nsight Compute metric name.
 //!
-//! Every number is read from the launch's metrics by name. Links and boxes whose metrics the
-//! report does not hold (the L1/L2/DRAM figures until the cache models land:
-//! `lts__t_sectors_srcunit_tex_op_read.sum`, `lts__t_sectors_srcunit_tex_op_write.sum`,
-//! `dram__bytes_read.sum`, `dram__bytes_write.sum`, `l1tex__t_sector_hit_rate.pct`,
-//! `lts__t_sector_hit_rate.pct`) are drawn dashed and say "not modelled yet"; they fill in as
-//! soon as the JSON report carries those metrics.
+//! Every number is read from the launch's metrics by their `crate::metrics::Metric` id. Links
+//! and boxes whose metrics the report does not hold are drawn dashed and say "not modelled yet".
 
 use std::collections::BTreeMap;
 
