@@ -5,10 +5,14 @@
 #   1. carveout3.cu: launch-statistics sweep under ncu (rate measured on a 2% sample first, then
 #      the share of the full sweep that fits ~200 s);
 #   2. the same sample again with the per-size occupancy metrics (tolerated if ncu refuses them);
-#   3. texture: `sweep unnorm` twice (compared) and `sweep refuse`.
+#   3. texture: `sweep unnorm` twice (compared) and `sweep refuse`;
+#   4. compute-sanitizer on tests/sanitize/oob_before_large (its `gpumemsim export-cuda`
+#      program in $D/san, through a copy of tests/sanitize/collect.sh).
+# Everything is written under /tmp/res and comes back as $OUT/fidelity.tgz (plus run.log).
 set -u
 D=${D:-hw/fidelity}
 W=/tmp/w; mkdir -p $W
+FINAL_OUT=$OUT; OUT=/tmp/res; mkdir -p $OUT
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -2; ncu --version | tail -1; } > $OUT/versions.txt 2>&1
 cat $OUT/versions.txt
 ( nvcc -O3 -arch=sm_90 -o $W/carveout3 $D/carveout3.cu > $W/build_c3.log 2>&1; echo "rc $?" >> $W/build_c3.log ) &
@@ -36,7 +40,7 @@ t0=$(date +%s)
 timeout 300 $NCU --metrics "$M" --log-file $W/m_ncu.log $W/carveout3 $keep 0 > $W/m_plain.txt 2> $W/m_err.txt
 echo "main rc $? in $(( $(date +%s) - t0 )) s, $(grep -c '^launch' $W/m_plain.txt) launches"
 python3 $D/compact3.py $W/m_plain.txt $W/m_ncu.log > $OUT/carveout3_ncu.csv
-cp $W/m_plain.txt $OUT/carveout3_plain.txt
+cp $W/m_plain.txt $OUT/carveout3_plain.txt; gzip -c $W/m_ncu.log > $OUT/carveout3_ncu_raw.log.gz
 tail -3 $W/m_err.txt
 # Texture.
 $W/sweep $W/unnorm.bin unnorm > $W/tex.log 2>&1; echo "unnorm rc $?" >> $W/tex.log
@@ -49,4 +53,6 @@ cp $W/tex.log $OUT/tex.log
 grep -v '^launch' $W/m_plain.txt | head -20
 tail -8 $W/tex.log
 grep -c . $OUT/tex_refuse.txt; awk '{print $NF}' $OUT/tex_refuse.txt | sort | uniq -c
-ls -la $OUT
+OUT=$OUT/san bash $D/collect.sh $D/san > $W/san.log 2>&1; echo "sanitize rc $?"; cat /tmp/res/san/summary.txt
+ls -la $OUT $OUT/san
+tar czf $FINAL_OUT/fidelity.tgz -C /tmp res
