@@ -121,6 +121,41 @@ mod tests {
     }
 
     #[test]
+    fn the_nearest_allocation_is_looked_for_on_both_sides() {
+        use crate::mem::space::{GLOBAL_HEAP_BASE, GLOBAL_LARGE_BASE};
+        let mut g = GlobalMemory::new();
+        // Two 1 MiB buffers fill the first 2 MiB pool; the third starts a range of its own.
+        let a = g.malloc(1 << 20, "a");
+        let b = g.malloc(1 << 20, "b");
+        let c = g.malloc(1 << 20, "c");
+        assert_eq!((a, b), (GLOBAL_HEAP_BASE, GLOBAL_HEAP_BASE + (1 << 20)));
+        assert_eq!(c, GLOBAL_LARGE_BASE);
+        // 2,048 bytes before `c`: far above `b`'s end, so `c` is the nearest.
+        let d = describe_global(&g, None, c - 2048, 4);
+        assert!(
+            d.starts_with("2,048 bytes before the start of allocation `c`"),
+            "{d}"
+        );
+        // 16 bytes past `b` is nearer `b`.
+        let d = describe_global(&g, None, b + (1 << 20) + 15, 4);
+        assert!(
+            d.starts_with("16 bytes after the end of allocation `b`"),
+            "{d}"
+        );
+        // Below every allocation, and above every one.
+        let d = describe_global(&g, None, a - 4, 4);
+        assert!(
+            d.starts_with("4 bytes before the start of allocation `a`"),
+            "{d}"
+        );
+        let d = describe_global(&g, None, c + (1 << 20), 4);
+        assert!(
+            d.starts_with("1 bytes after the end of allocation `c`"),
+            "{d}"
+        );
+    }
+
+    #[test]
     fn a_negative_shared_offset_is_before_the_start() {
         let d = describe_window("shared", 512, (-4i64) as u64, 4);
         assert_eq!(d, "4 bytes before the start of shared of 512 bytes");

@@ -22,8 +22,10 @@
 //! `LDG`/`STG`/`LD`/`ST`/`ATOM`/`RED`. ptxas reuses registers (`LDG.E R3, [R2.64]` overwrites
 //! the pointer's high word), so this pass follows the control flow: a forward dataflow over
 //! the kernel's basic blocks on the same lattice, where a guarded instruction's write joins
-//! the register's old value, a branch target joins the states of all its predecessors, and an
-//! indirect jump (`RET`, `BRX`) may reach every instruction. An instruction not listed yields
+//! the register's old value, a branch target joins the states of all its predecessors, a `RET`
+//! returns to the instruction after each `CALL` (ptxas's subroutines, such as the slow path of
+//! a float division, are `CALL.REL.NOINC` with the return address in a register), and any other
+//! indirect jump (`BRX`) may reach every instruction. An instruction not listed yields
 //! no pointer when its inputs hold none and an unknown value otherwise.
 
 use crate::ir::sass::{Opnd, PIn, SOp, SassCode};
@@ -229,19 +231,29 @@ pub fn sass_pointer_params(k: &Kernel, sc: &SassCode) -> Vec<u32> {
     let n = sc.insts.len();
     let nregs = k.num_regs as usize;
     let unguarded = |g: PIn| g == PIn::TRUE;
-    // Successors: (falls through, branch target); an indirect jump may reach anything.
+    // Successors: (falls through, branch target). A `RET` returns to the instruction after a
+    // `CALL` (ptxas's `CALL.REL.NOINC` subroutines: the caller puts the address of the
+    // instruction after the `CALL` in the register the `RET` reads); any other indirect jump
+    // (`BRX`) may reach anything.
+    let text = |pc: usize| opcode(k.info.get(pc).map_or("", |i| i.text.as_str()));
+    let is_ret = |pc: usize| text(pc) == "RET";
+    let returns: Vec<usize> = (0..n)
+        .filter(|&pc| text(pc) == "CALL")
+        .map(|pc| pc + 1)
+        .collect();
     let mut has_jmp = false;
     let succ: Vec<(bool, Option<u32>)> = sc
         .insts
         .iter()
-        .map(|si| match &si.op {
+        .enumerate()
+        .map(|(pc, si)| match &si.op {
             SOp::Bra { target, cond } => {
                 (!(unguarded(si.guard) && *cond == PIn::TRUE), Some(*target))
             }
             SOp::BraAny { target } | SOp::BraDiv { target, .. } => (true, Some(*target)),
             SOp::Exit => (!unguarded(si.guard), None),
             SOp::Jmp { .. } => {
-                has_jmp = true;
+                has_jmp |= !is_ret(pc);
                 (!unguarded(si.guard), None)
             }
             _ => (true, None),
@@ -312,7 +324,11 @@ pub fn sass_pointer_params(k: &Kernel, sc: &SassCode) -> Vec<u32> {
             targets.push(block_of[t as usize]);
         }
         if matches!(sc.insts[last].op, SOp::Jmp { .. }) {
-            targets.extend(0..starts.len());
+            if is_ret(last) {
+                targets.extend(returns.iter().filter(|&&r| r < n).map(|&r| block_of[r]));
+            } else {
+                targets.extend(0..starts.len());
+            }
         }
         for s in targets {
             if join_into(&mut inn, s, &st) && !queued[s] {

@@ -217,13 +217,22 @@ impl GlobalMemory {
         Some(&mut a.data[off..off + len as usize])
     }
 
-    /// The allocation nearest below `addr`, for messages.
+    /// The allocation nearest `addr` on either side, for messages: of the last allocation
+    /// starting at or below `addr` and the first above it, the one whose bytes are closer
+    /// (counted as compute-sanitizer counts: "N bytes after" from the last byte, "N bytes
+    /// before" from the first), the lower on a tie. An address far below a large allocation is
+    /// so named rather than as billions of bytes past the small allocations below it.
     pub fn nearest(&self, addr: u64) -> Option<&Allocation> {
         let i = self.allocs.partition_point(|a| a.base <= addr);
-        if i == 0 {
-            self.allocs.first()
-        } else {
-            self.allocs.get(i - 1)
+        let below = i.checked_sub(1).map(|j| &self.allocs[j]);
+        let above = self.allocs.get(i);
+        match (below, above) {
+            (Some(b), Some(u)) => {
+                let end = b.base.saturating_add(b.data.len() as u64);
+                let after = if addr >= end { addr - end + 1 } else { 0 };
+                Some(if u.base - addr < after { u } else { b })
+            }
+            (b, u) => b.or(u),
         }
     }
 

@@ -1,5 +1,5 @@
 // Texture and surface sweeps for the H200 (issue 10). Build and run:
-//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted|trilinear|triprobe]
+//   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted|trilinear|triprobe|unnorm|refuse]
 // Every case: a texture (or surface) object of one configuration, a list of coordinate records
 // and what the GPU returned for each; the file format is described in tests/hw/texture/README.md
 // and read by tests/texture_hw.rs, which runs the same kernels (sweep_kernels.cu, via its
@@ -77,6 +77,7 @@ static void write_case(Case& c, const std::vector<uint8_t>& data, const std::vec
   if (after) fwrite(after->data(), 1, after->size(), g_out);
 }
 
+static bool g_unnorm = false;  // `unnorm` mode (issue 32): more far coordinates per axis
 // Coordinates for one axis of extent n, unnormalized (texel units).
 static std::vector<float> axis_values(int n, bool fine) {
   std::vector<float> v = {-INFINITY, -1e30f, -10.3f, -5.0f, -1.0f, -0.75f, -0.5f, -0.25f,
@@ -88,6 +89,11 @@ static std::vector<float> axis_values(int n, bool fine) {
   for (int k = 0; k < 16; ++k) v.push_back(nextafterf(k * 0.5f, 1e9f));
   if (fine)
     for (int k = 0; k <= 2048; ++k) v.push_back(1.0f + k / 2048.0f);
+  if (g_unnorm)
+    for (float f : {-2.0f * n - 0.25f, -3.0f * n + 0.6f, -(float)n - 0.5f, 100.25f, -100.75f,
+                    1000.5f, 65536.5f, -65537.25f, 1048576.75f, 16777216.0f, -16777216.0f,
+                    1e10f, -1e10f, 5.0f * n + 0.5f, -5.0f * n - 0.5f})
+      v.push_back(f);
   for (int k = 0; k < 48; ++k) {
     uint64_t d = next_rand();
     v.push_back((float)((double)(d >> 11) / 9007199254740992.0 * 4.0 * n - 1.5 * n));
@@ -614,10 +620,114 @@ static void surf_case(const char* kname, int dims, bool risky) {
   CK(cudaFreeArray(arr));
 }
 
+// `refuse` mode (issue 32): which texture descriptors cudaCreateTextureObject refuses. For every
+// resource (1D, 2D, 3D array, linear, pitch-2D) x texel format x read mode x filter x address
+// mode x normalization, one line "refuse res R dims D fmt F read M filt L am A norm N err E NAME".
+// Then mixed address modes per axis on a 2D array (x, y in every pair), unnormalized and
+// normalized, point and linear, f32.
+static void refuse_probe() {
+  struct Fmt { const char* name; int t, ch; };
+  static const Fmt fmts[] = {{"f32", F32, 1}, {"u8", U8, 1}, {"f32x4", F32, 4}, {"i32", I32, 1}, {"f16", F16, 1}};
+  static const cudaTextureAddressMode am_of[4] = {cudaAddressModeWrap, cudaAddressModeClamp,
+                                                  cudaAddressModeMirror, cudaAddressModeBorder};
+  auto try_one = [&](int res, int dims, const Fmt& f, int read, int filt, const int am[3], int norm) {
+    cudaChannelFormatDesc cd = desc_of(f.t, f.ch);
+    int tb = kBits[f.t] / 8 * f.ch;
+    cudaArray_t arr = nullptr;
+    void* lin = nullptr;
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    if (res == 0) {
+      cudaExtent ext = make_cudaExtent(8, dims >= 2 ? 4 : 0, dims >= 3 ? 2 : 0);
+      CK(cudaMalloc3DArray(&arr, &cd, ext, 0));
+      rd.resType = cudaResourceTypeArray;
+      rd.res.array.array = arr;
+    } else {
+      CK(cudaMalloc(&lin, 1 << 16));
+      if (res == 1) {
+        rd.resType = cudaResourceTypeLinear;
+        rd.res.linear.devPtr = lin;
+        rd.res.linear.desc = cd;
+        rd.res.linear.sizeInBytes = 64 * tb;
+      } else {
+        rd.resType = cudaResourceTypePitch2D;
+        rd.res.pitch2D.devPtr = lin;
+        rd.res.pitch2D.desc = cd;
+        rd.res.pitch2D.width = 8;
+        rd.res.pitch2D.height = 4;
+        rd.res.pitch2D.pitchInBytes = 512;
+      }
+    }
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    for (int k = 0; k < 3; ++k) td.addressMode[k] = am_of[am[k]];
+    td.filterMode = filt ? cudaFilterModeLinear : cudaFilterModePoint;
+    td.readMode = read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+    td.normalizedCoords = norm;
+    cudaTextureObject_t tex = 0;
+    cudaError_t e = cudaCreateTextureObject(&tex, &rd, &td, nullptr);
+    cudaGetLastError();
+    printf("refuse res %d dims %d fmt %s read %d filt %d am %d %d %d norm %d err %d %s\n", res, dims,
+           f.name, read, filt, am[0], am[1], am[2], norm, (int)e, cudaGetErrorName(e));
+    if (e == cudaSuccess) CK(cudaDestroyTextureObject(tex));
+    if (arr) CK(cudaFreeArray(arr));
+    if (lin) CK(cudaFree(lin));
+  };
+  for (int res = 0; res < 3; ++res)
+    for (int dims = 1; dims <= 3; ++dims) {
+      if (res == 1 && dims != 1) continue;
+      if (res == 2 && dims != 2) continue;
+      for (const Fmt& f : fmts) for (int read : {0, 1}) for (int filt : {0, 1})
+        for (int a = 0; a < 4; ++a) for (int norm : {0, 1}) {
+          int am[3] = {a, a, a};
+          try_one(res, dims, f, read, filt, am, norm);
+        }
+    }
+  for (int ax = 0; ax < 4; ++ax) for (int ay = 0; ay < 4; ++ay) for (int norm : {0, 1}) for (int filt : {0, 1}) {
+    int am[3] = {ax, ay, 1};
+    try_one(0, 2, fmts[0], 0, filt, am, norm);
+  }
+}
+
+// `unnorm` mode (issue 32): wrap and mirror (and clamp and border for reference) with
+// unnormalized coordinates, point and linear, f32, u8 read as normalized float, u8 element, and
+// 4-channel f32, on 1D, 2D and 3D arrays; tld4 and pitch-2D too. Cases the runtime refuses are
+// skipped (stderr names them; `refuse` lists every refusal).
+static void unnorm_sweep() {
+  g_unnorm = true;
+  for (int am = 0; am < 4; ++am) for (int filt : {0, 1})
+    tex_case("tex1d", 0, F32, 1, 0, filt, am, 0, 1, 7, 1, 1, true, false);  // 0,1,0,1 texels
+  struct Fmt { int t, ch, read; };
+  static const Fmt fmts[] = {{F32, 1, 0}, {U8, 1, 1}, {U8, 1, 0}, {F32, 4, 0}};
+  for (const Fmt& f : fmts) for (int filt : {0, 1}) for (int am = 0; am < 4; ++am) {
+    if (filt && f.t == U8 && !f.read) continue;  // linear needs a float result
+    tex_case("tex1d", 0, f.t, f.ch, f.read, filt, am, 0, 1, 7, 1, 1, false, false);
+    tex_case("tex2d", 0, f.t, f.ch, f.read, filt, am, 0, 2, 5, 4, 1, false, false);
+    tex_case("tex3d", 0, f.t, f.ch, f.read, filt, am, 0, 3, 3, 2, 4, false, false);
+  }
+  for (int am = 0; am < 4; ++am) {
+    tex_case("tld4r", 0, F32, 4, 0, 0, am, 0, 2, 5, 4, 1, false, false);
+    tex_case("tld4a", 0, U8, 4, 1, 0, am, 0, 2, 5, 4, 1, false, false);
+    for (int filt : {0, 1}) tex_case("tex2d", 2, F32, 1, 0, filt, am, 0, 2, 5, 4, 1, false, false);
+  }
+  g_unnorm = false;
+}
+
 int main(int argc, char** argv) {
-  if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [surf|risky|targeted|trilinear|triprobe]\n"); return 2; }
+  if (argc < 2) { fprintf(stderr, "usage: sweep OUT.bin [surf|risky|targeted|trilinear|triprobe|unnorm|refuse]\n"); return 2; }
   g_out = fopen(argv[1], "wb");
   if (!g_out) { perror(argv[1]); return 1; }
+  if (argc > 2 && !strcmp(argv[2], "unnorm")) {
+    unnorm_sweep();
+    fclose(g_out);
+    printf("cases %d\n", g_cases);
+    return 0;
+  }
+  if (argc > 2 && !strcmp(argv[2], "refuse")) {
+    refuse_probe();
+    fclose(g_out);
+    return 0;
+  }
   if (argc > 2 && !strcmp(argv[2], "trilinear")) {  // trilinear float sums (branch texf3)
     g_tri = true;
     targeted();
