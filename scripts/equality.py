@@ -13,8 +13,10 @@ standard error, and the SHA-256 of every file the spec wrote under its folder.
 
 `compare` requires the two recordings to be equal: same runs, same exit codes and messages, same
 output hashes, and the same JSON reports, except that AFTER may add metrics (keys of a `metrics`
-object absent from BEFORE) whose names match a pattern of `--allow-added` (one regular expression
-a line, `#` comments). A metric removed or changed, or one added and not allowed, fails.
+object absent from BEFORE) as `--allow-added` allows (see `read_rules`: a name pattern, a name
+pattern whose value must be 0, or a rename). A metric removed or changed, or one added and not
+allowed, fails. Paths of the private tree each run executed in are compared with that tree's
+prefix removed.
 """
 
 import argparse
@@ -120,35 +122,73 @@ def record(args):
     print(f"{len(jobs)} runs recorded in {outdir}")
 
 
-def diff(a, b, path, allowed, added, problems):
+# The private tree a run executed in (tempfile names), which reports quote in spec paths.
+TREE = re.compile(r"/tmp/tmp[^/\s\"]+/tmp[^/\s\"]+/")
+
+
+def norm(v):
+    return TREE.sub("<tree>/", v) if isinstance(v, str) else v
+
+
+def diff(a, b, path, rules, added, problems):
+    """Differences of two JSON values; `rules` decides which added metrics are allowed."""
     if isinstance(a, dict) and isinstance(b, dict):
+        metrics = path.endswith(".metrics")
+        renamed_from = {new: old for old, new in rules["renamed"].items()} if metrics else {}
         for k in sorted(set(a) | set(b)):
             p = f"{path}.{k}"
+            if metrics and k in rules["renamed"] and k not in b and rules["renamed"][k] in b:
+                continue  # compared under its new name below
             if k not in b:
                 problems.append(f"{p}: removed")
             elif k not in a:
-                if path.endswith(".metrics") and any(r.search(k) for r in allowed):
+                if k in renamed_from and renamed_from[k] in a:
+                    added.add(f"{renamed_from[k]} -> {k}")
+                    diff(a[renamed_from[k]], b[k], p, rules, added, problems)
+                elif metrics and allowed(rules["added"], k, b[k]):
                     added.add(k)
                 else:
                     problems.append(f"{p}: added ({json.dumps(b[k])[:80]})")
             else:
-                diff(a[k], b[k], p, allowed, added, problems)
+                diff(a[k], b[k], p, rules, added, problems)
     elif isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             problems.append(f"{path}: length {len(a)} -> {len(b)}")
         for i, (x, y) in enumerate(zip(a, b)):
-            diff(x, y, f"{path}[{i}]", allowed, added, problems)
-    elif a != b:
+            diff(x, y, f"{path}[{i}]", rules, added, problems)
+    elif norm(a) != norm(b):
         problems.append(f"{path}: {json.dumps(a)[:80]} -> {json.dumps(b)[:80]}")
 
 
-def compare(args):
-    allowed = []
-    if args.allow_added:
-        for line in Path(args.allow_added).read_text().splitlines():
+def allowed(patterns, name, value):
+    for r, zero_only in patterns:
+        if r.fullmatch(name):
+            return not zero_only or value == 0
+    return False
+
+
+def read_rules(path):
+    """`--allow-added FILE`: one rule a line, `#` comments: `REGEX` allows an added metric of
+    that name with any value, `REGEX =0` only with the value 0 (a counter now reported for
+    every launch), `OLD -> NEW` a renamed metric whose value must stay equal."""
+    rules = {"added": [], "renamed": {}}
+    if path:
+        for line in Path(path).read_text().splitlines():
             line = line.split("#", 1)[0].strip()
-            if line:
-                allowed.append(re.compile(line))
+            if not line:
+                continue
+            if "->" in line:
+                old, new = (x.strip() for x in line.split("->", 1))
+                rules["renamed"][old] = new
+            elif line.endswith("=0"):
+                rules["added"].append((re.compile(line[:-2].strip()), True))
+            else:
+                rules["added"].append((re.compile(line), False))
+    return rules
+
+
+def compare(args):
+    rules = read_rules(args.allow_added)
     a_dir, b_dir = Path(args.before), Path(args.after)
     names = sorted({p.name for p in a_dir.glob("*.json")} | {p.name for p in b_dir.glob("*.json")})
     problems, added = [], set()
@@ -157,7 +197,7 @@ def compare(args):
         if not pa.exists() or not pb.exists():
             problems.append(f"{n}: only in {'after' if pb.exists() else 'before'}")
             continue
-        diff(json.loads(pa.read_text()), json.loads(pb.read_text()), n, allowed, added, problems)
+        diff(json.loads(pa.read_text()), json.loads(pb.read_text()), n, rules, added, problems)
     for p in problems[:200]:
         print(p)
     print(f"{len(names)} runs compared; {len(problems)} differences; "
