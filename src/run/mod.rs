@@ -520,7 +520,7 @@ impl StepRun<'_, '_> {
         if let Some(Err(e)) = &occ {
             if e.cuda_name() == "cudaErrorLaunchOutOfResources" {
                 return Err(RuntimeError::Cuda {
-                    name: e.cuda_name(),
+                    error: crate::runtime::CudaError::LaunchOutOfResources,
                     message: e.to_string(),
                 }
                 .into());
@@ -656,7 +656,7 @@ fn host_bytes(n: u64) -> Result<Vec<u8>, RuntimeError> {
         .ok()
         .and_then(|k| v.try_reserve_exact(k).ok())
         .ok_or_else(|| RuntimeError::Cuda {
-            name: "cudaErrorMemoryAllocation",
+            error: crate::runtime::CudaError::MemoryAllocation,
             message: format!("cannot allocate {n} bytes of host memory"),
         })?;
     v.resize(n as usize, 0);

@@ -9,7 +9,10 @@
 //! variables and a launch's shared memory and local frames are checked against it before they
 //! are made, and host allocations are fallible, so a too-large request is an error, not an abort.
 
+pub mod error;
 pub mod textures;
+
+pub use error::CudaError;
 
 use std::collections::HashMap;
 
@@ -93,10 +96,10 @@ pub enum RuntimeError {
         error: PtxError,
     },
     /// A launch or API call CUDA would reject.
-    #[error("{name}: {message}")]
+    #[error("{error}: {message}")]
     Cuda {
-        /// The CUDA error name (`cudaErrorInvalidConfiguration`).
-        name: &'static str,
+        /// The CUDA error (`cudaErrorInvalidConfiguration`, code 9).
+        error: CudaError,
         /// What is wrong.
         message: String,
     },
@@ -141,7 +144,7 @@ fn find_kernel<'p>(program: &'p Program, name: &str) -> Result<&'p Kernel, Runti
         });
     }
     Err(RuntimeError::cuda(
-        "cudaErrorInvalidDeviceFunction",
+        CudaError::InvalidDeviceFunction,
         format!("no kernel named '{name}'"),
     ))
 }
@@ -149,15 +152,12 @@ fn find_kernel<'p>(program: &'p Program, name: &str) -> Result<&'p Kernel, Runti
 impl Device {
     /// The parameter list of the loaded module's entry `name`, runnable or not.
     pub fn entry_params(&self, name: &str) -> Option<&[crate::ir::Param]> {
-        self.module.as_ref()?.program.entry_params(name)
+        self.modules.last()?.program.entry_params(name)
     }
 
     /// The loaded kernel `name`, or why it cannot be launched (see [`find_kernel`]).
     pub fn kernel_for_launch(&self, name: &str) -> Result<&Kernel, RuntimeError> {
-        let m = self.module.as_ref().ok_or_else(|| {
-            RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
-        })?;
-        find_kernel(&m.program, name)
+        find_kernel(&self.module_or_err()?.program, name)
     }
 }
 
@@ -174,10 +174,29 @@ impl From<simt::ExecError> for RuntimeError {
 }
 
 impl RuntimeError {
-    fn cuda(name: &'static str, message: impl Into<String>) -> Self {
+    fn cuda(error: CudaError, message: impl Into<String>) -> Self {
         RuntimeError::Cuda {
-            name,
+            error,
             message: message.into(),
+        }
+    }
+
+    /// The `cudaError_t` a CUDA runtime returns for this error: the CUDA error itself, the
+    /// fault's ([`CudaError::of_fault`]), `cudaErrorInvalidPtx` for a module that does not
+    /// parse or lower, `cudaErrorInvalidKernelImage` for SASS that does not decode,
+    /// `cudaErrorNotSupported` for a kernel gpumemsim cannot run, and
+    /// `cudaErrorMemoryAllocation` when the simulated-memory budget or the host's memory is
+    /// exhausted.
+    pub fn cuda_error(&self) -> CudaError {
+        match self {
+            RuntimeError::Cuda { error, .. } => *error,
+            RuntimeError::Fault(f) => CudaError::of_fault(&f.kind),
+            RuntimeError::Ptx(_) => CudaError::InvalidPtx,
+            RuntimeError::Sass(_) => CudaError::InvalidKernelImage,
+            RuntimeError::Unloadable { .. } => CudaError::NotSupported,
+            RuntimeError::MemoryBudget { .. } | RuntimeError::OutOfHostMemory { .. } => {
+                CudaError::MemoryAllocation
+            }
         }
     }
 }
@@ -265,6 +284,30 @@ pub struct Module {
     /// Constant bank 0 contents.
     pub consts: Vec<u8>,
     attrs: HashMap<String, FuncAttributes>,
+    /// Per kernel (PTX name), [`crate::check::provenance::pointer_params`], computed at its
+    /// first launch.
+    provenance: HashMap<String, Vec<u32>>,
+    /// Counts the changes of `program.kernels` (SASS installed), so that a [`Function`] taken
+    /// before one is refused rather than naming another kernel.
+    generation: u32,
+}
+
+/// A module loaded on a [`Device`] (`CUmodule`): its index in load order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModuleId(usize);
+
+/// A kernel of a loaded module (`CUfunction`), from [`Device::function`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Function {
+    module: ModuleId,
+    kernel: usize,
+    generation: u32,
+}
+
+/// First address of the next module's `.global` variables after one whose variables end at
+/// `top`: the next 2 MiB boundary, so modules never share a 2 MiB range.
+fn next_vars_base(top: u64) -> u64 {
+    top.div_ceil(2 << 20).saturating_mul(2 << 20)
 }
 
 impl Module {
@@ -274,7 +317,9 @@ impl Module {
     }
 }
 
-/// The simulated device and its runtime state (one context, one module).
+/// The simulated device and its runtime state: one context, any number of modules (each
+/// `load_ptx` adds one; the name-based calls such as [`Device::launch`] and the symbol copies
+/// use the module loaded last, [`Device::function`] and [`Device::launch_function`] any).
 pub struct Device {
     /// The modelled GPU.
     pub gpu: &'static GpuConfig,
@@ -282,12 +327,9 @@ pub struct Device {
     pub global: GlobalMemory,
     /// CUDA arrays, texture and surface objects (`malloc_array`, `create_texture_object`, ...).
     pub textures: crate::tex::TexState,
-    module: Option<Module>,
+    modules: Vec<Module>,
     launches: u64,
     memory_budget: u64,
-    /// Per kernel (PTX name), [`crate::check::provenance::pointer_params`], computed at its
-    /// first launch.
-    provenance: std::collections::HashMap<String, Vec<u32>>,
 }
 
 impl Device {
@@ -297,10 +339,9 @@ impl Device {
             gpu,
             global: GlobalMemory::new(),
             textures: crate::tex::TexState::new(),
-            module: None,
+            modules: Vec::new(),
             launches: 0,
             memory_budget: default_memory_budget(gpu.global_mem_bytes),
-            provenance: std::collections::HashMap::new(),
         }
     }
 
@@ -343,8 +384,7 @@ impl Device {
             });
         }
         if total.is_none_or(|t| t > self.gpu.global_mem_bytes) {
-            return Err(RuntimeError::cuda(
-                "cudaErrorMemoryAllocation",
+            return Err(RuntimeError::cuda(CudaError::MemoryAllocation,
                 format!(
                     "{what} needs {needed} bytes, {in_use} are allocated and the {} has {} bytes of device memory",
                     self.gpu.full_name, self.gpu.global_mem_bytes
@@ -356,7 +396,7 @@ impl Device {
 
     /// Parses, checks and loads a PTX module (`cuModuleLoadData`); module variables are
     /// allocated and initialised. `file` names the PTX in error messages.
-    pub fn load_ptx(&mut self, text: &str, file: &str) -> Result<(), RuntimeError> {
+    pub fn load_ptx(&mut self, text: &str, file: &str) -> Result<ModuleId, RuntimeError> {
         self.load_ptx_with(text, file, &crate::ptx::lower::LowerOptions::default())
     }
 
@@ -366,10 +406,22 @@ impl Device {
         text: &str,
         file: &str,
         opts: &crate::ptx::lower::LowerOptions,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<ModuleId, RuntimeError> {
         let ast = crate::ptx::parse::parse(text).map_err(|e| e.in_file(file))?;
+        // Each module's `.global` variables above the previous modules'.
+        let mut opts = opts.clone();
+        if let Some(top) = self
+            .modules
+            .iter()
+            .flat_map(|m| m.program.vars.iter())
+            .filter(|v| v.space != Space::Const)
+            .map(|v| v.addr.saturating_add(v.size))
+            .max()
+        {
+            opts.global_vars_base = opts.global_vars_base.max(next_vars_base(top));
+        }
         let program =
-            crate::ptx::lower::lower_with(&ast, text, opts).map_err(|e| e.in_file(file))?;
+            crate::ptx::lower::lower_with(&ast, text, &opts).map_err(|e| e.in_file(file))?;
         let mut program = program;
         for u in &mut program.unloadable {
             u.error = std::mem::take(&mut u.error).in_file(file);
@@ -390,7 +442,7 @@ impl Device {
                         Some(dst) => dst.copy_from_slice(&v.init),
                         None => {
                             return Err(RuntimeError::cuda(
-                                "cudaErrorInvalidPtx",
+                                CudaError::InvalidPtx,
                                 format!(
                                     "{file}: .const variable '{}' lies outside the constant bank",
                                     v.name
@@ -407,13 +459,14 @@ impl Device {
                 }),
             }
         }
-        self.provenance.clear();
-        self.module = Some(Module {
+        self.modules.push(Module {
             program,
             consts,
             attrs: HashMap::new(),
+            provenance: HashMap::new(),
+            generation: 0,
         });
-        Ok(())
+        Ok(ModuleId(self.modules.len() - 1))
     }
 
     /// Runs the loaded module's kernels as SASS: decodes `text` (nvdisasm output, see
@@ -434,14 +487,14 @@ impl Device {
     }
 
     fn install_sass(&mut self, text: &str, file: &str, whole: bool) -> Result<usize, RuntimeError> {
-        let m = self.module.as_mut().ok_or_else(|| {
-            RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
-        })?;
+        let m = self.module_mut()?;
         let mut loaded = crate::sass::load(text, file, &m.program)?;
         if whole && !loaded.unrunnable.is_empty() {
             return Err(loaded.unrunnable.swap_remove(0).1.into());
         }
         let n = loaded.kernels.len();
+        m.generation += 1;
+        m.provenance.clear();
         for k in loaded.kernels {
             if let Some(slot) = m.program.kernels.iter_mut().find(|p| p.name == k.name) {
                 *slot = k;
@@ -459,15 +512,70 @@ impl Device {
         Ok(n)
     }
 
-    /// The loaded module.
+    /// The module loaded last (the one the name-based calls use).
     pub fn module(&self) -> Option<&Module> {
-        self.module.as_ref()
+        self.modules.last()
+    }
+
+    /// The module `id`.
+    pub fn module_by_id(&self, id: ModuleId) -> Option<&Module> {
+        self.modules.get(id.0)
     }
 
     fn module_or_err(&self) -> Result<&Module, RuntimeError> {
-        self.module.as_ref().ok_or_else(|| {
-            RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
+        self.modules.last().ok_or_else(|| {
+            RuntimeError::cuda(CudaError::InvalidResourceHandle, "no module is loaded")
         })
+    }
+
+    fn module_mut(&mut self) -> Result<&mut Module, RuntimeError> {
+        self.modules.last_mut().ok_or_else(|| {
+            RuntimeError::cuda(CudaError::InvalidResourceHandle, "no module is loaded")
+        })
+    }
+
+    /// `cuModuleGetFunction`: the kernel `name` (PTX name) of module `id`, or why it cannot
+    /// be launched (no such entry: `cudaErrorInvalidDeviceFunction`; one the PTX lowering set
+    /// aside: its located error). The handle stays valid until SASS is installed into the
+    /// module ([`Device::load_sass`]).
+    pub fn function(&self, id: ModuleId, name: &str) -> Result<Function, RuntimeError> {
+        let m = self.modules.get(id.0).ok_or_else(|| {
+            RuntimeError::cuda(
+                CudaError::InvalidResourceHandle,
+                format!("no module {}", id.0),
+            )
+        })?;
+        find_kernel(&m.program, name)?;
+        let kernel = m
+            .program
+            .kernels
+            .iter()
+            .position(|k| k.name == name)
+            .ok_or_else(|| {
+                RuntimeError::cuda(
+                    CudaError::InvalidDeviceFunction,
+                    format!("no kernel named '{name}'"),
+                )
+            })?;
+        Ok(Function {
+            module: id,
+            kernel,
+            generation: m.generation,
+        })
+    }
+
+    /// The kernel a [`Function`] names.
+    pub fn function_kernel(&self, f: Function) -> Result<&Kernel, RuntimeError> {
+        self.modules
+            .get(f.module.0)
+            .filter(|m| m.generation == f.generation)
+            .and_then(|m| m.program.kernels.get(f.kernel))
+            .ok_or_else(|| {
+                RuntimeError::cuda(
+                    CudaError::InvalidResourceHandle,
+                    "the function handle was taken before its module changed",
+                )
+            })
     }
 
     /// `cudaMalloc` of a small, known size (tests, benchmarks). Panics when the host cannot
@@ -503,7 +611,7 @@ impl Device {
             Ok(())
         } else {
             Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!("{ptr:#x} is not an allocation"),
             ))
         }
@@ -516,7 +624,7 @@ impl Device {
             .slice_mut(dst, src.len() as u64)
             .ok_or_else(|| {
                 RuntimeError::cuda(
-                    "cudaErrorInvalidValue",
+                    CudaError::InvalidValue,
                     format!("copy of {} bytes to {dst:#x} is out of bounds", src.len()),
                 )
             })?;
@@ -528,7 +636,7 @@ impl Device {
     pub fn memcpy_dtoh(&self, dst: &mut [u8], src: u64) -> Result<(), RuntimeError> {
         let s = self.global.slice(src, dst.len() as u64).ok_or_else(|| {
             RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!("copy of {} bytes from {src:#x} is out of bounds", dst.len()),
             )
         })?;
@@ -540,7 +648,7 @@ impl Device {
     pub fn memcpy_dtod(&mut self, dst: u64, src: u64, n: u64) -> Result<(), RuntimeError> {
         if self.global.find(src, n).is_none() {
             return Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!("copy of {n} bytes from {src:#x} is out of bounds"),
             ));
         }
@@ -553,7 +661,7 @@ impl Device {
     pub fn memset(&mut self, dst: u64, value: u8, n: u64) -> Result<(), RuntimeError> {
         let d = self.global.slice_mut(dst, n).ok_or_else(|| {
             RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!("memset of {n} bytes at {dst:#x} is out of bounds"),
             )
         })?;
@@ -570,7 +678,7 @@ impl Device {
             .map(|v| (v.space, v.addr, v.size))
             .ok_or_else(|| {
                 RuntimeError::cuda(
-                    "cudaErrorInvalidSymbol",
+                    CudaError::InvalidSymbol,
                     format!("no __device__ or __constant__ variable named '{name}'"),
                 )
             })
@@ -597,7 +705,7 @@ impl Device {
         let (s, a, size) = self.symbol(name)?;
         if offset.saturating_add(src.len() as u64) > size {
             return Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!(
                     "copy of {} bytes at offset {offset} overruns '{name}' ({size} bytes)",
                     src.len()
@@ -606,9 +714,7 @@ impl Device {
         }
         match s {
             Space::Const => {
-                let m = self.module.as_mut().ok_or_else(|| {
-                    RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module")
-                })?;
+                let m = self.module_mut()?;
                 let at = (a + offset) as usize;
                 m.consts[at..at + src.len()].copy_from_slice(src);
                 Ok(())
@@ -627,7 +733,7 @@ impl Device {
         let (s, a, size) = self.symbol(name)?;
         if offset.saturating_add(dst.len() as u64) > size {
             return Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!("copy overruns '{name}' ({size} bytes)"),
             ));
         }
@@ -649,17 +755,14 @@ impl Device {
         attr: FuncAttribute,
     ) -> Result<(), RuntimeError> {
         let gpu = self.gpu;
-        let m = self.module.as_mut().ok_or_else(|| {
-            RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
-        })?;
+        let m = self.module_mut()?;
         let k = find_kernel(&m.program, kernel)?;
         let static_shared = k.static_shared;
         let a = m.attrs.entry(kernel.to_string()).or_default();
         match attr {
             FuncAttribute::MaxDynamicSharedMemorySize(v) => {
                 if u64::from(v) + static_shared > u64::from(gpu.max_shared_per_block_optin) {
-                    return Err(RuntimeError::cuda(
-                        "cudaErrorInvalidValue",
+                    return Err(RuntimeError::cuda(CudaError::InvalidValue,
                         format!(
                             "MaxDynamicSharedMemorySize {v} plus {static_shared} bytes of static shared memory exceeds the {} bytes a block may have",
                             gpu.max_shared_per_block_optin
@@ -671,7 +774,7 @@ impl Device {
             FuncAttribute::PreferredSharedMemoryCarveout(v) => {
                 if !(-1..=100).contains(&v) {
                     return Err(RuntimeError::cuda(
-                        "cudaErrorInvalidValue",
+                        CudaError::InvalidValue,
                         format!("carveout {v} is not -1 or 0..=100"),
                     ));
                 }
@@ -683,8 +786,8 @@ impl Device {
 
     /// The attributes set on `kernel`.
     pub fn func_attributes(&self, kernel: &str) -> FuncAttributes {
-        self.module
-            .as_ref()
+        self.modules
+            .last()
             .and_then(|m| m.attrs.get(kernel).copied())
             .unwrap_or_default()
     }
@@ -695,7 +798,7 @@ impl Device {
         let threads: u64 = dims.block.iter().map(|&b| b as u64).product();
         if dims.block.contains(&0) || dims.grid.contains(&0) {
             return Err(RuntimeError::cuda(
-                "cudaErrorInvalidConfiguration",
+                CudaError::InvalidConfiguration,
                 "grid and block dimensions must be at least 1",
             ));
         }
@@ -703,7 +806,7 @@ impl Device {
             // CUDA 13 on the H200 answers cudaErrorInvalidValue here
             // (tests/hw/h200/occupancy.csv, 1025-thread rows).
             return Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!(
                     "{threads} threads per block exceed the limit of {}",
                     g.max_threads_per_block
@@ -713,7 +816,7 @@ impl Device {
         for i in 0..3 {
             if dims.block[i] > g.max_block_dim[i] {
                 return Err(RuntimeError::cuda(
-                    "cudaErrorInvalidConfiguration",
+                    CudaError::InvalidConfiguration,
                     format!(
                         "block dimension {} = {} exceeds {}",
                         "xyz".as_bytes()[i] as char,
@@ -724,7 +827,7 @@ impl Device {
             }
             if dims.grid[i] > g.max_grid_dim[i] {
                 return Err(RuntimeError::cuda(
-                    "cudaErrorInvalidConfiguration",
+                    CudaError::InvalidConfiguration,
                     format!(
                         "grid dimension {} = {} exceeds {}",
                         "xyz".as_bytes()[i] as char,
@@ -739,8 +842,7 @@ impl Device {
         // `sharedMemPerBlockOptin`).
         let static_shared = kernel.static_shared;
         if static_shared > u64::from(g.max_shared_per_block) {
-            return Err(RuntimeError::cuda(
-                "cudaErrorInvalidPtx",
+            return Err(RuntimeError::cuda(CudaError::InvalidPtx,
                 format!(
                     "kernel '{}' declares {static_shared} bytes of static shared memory, more than the {} bytes a kernel may declare statically (ptxas: \"uses too much shared data\"; use dynamic shared memory for more)",
                     kernel.name, g.max_shared_per_block
@@ -749,8 +851,7 @@ impl Device {
         }
         let total_shared = static_shared + u64::from(dims.dynamic_shared);
         if total_shared > u64::from(g.max_shared_per_block_optin) {
-            return Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+            return Err(RuntimeError::cuda(CudaError::InvalidValue,
                 format!(
                     "{static_shared} bytes of static plus {} bytes of dynamic shared memory exceed the {} bytes a block may have",
                     dims.dynamic_shared, g.max_shared_per_block_optin
@@ -768,8 +869,7 @@ impl Device {
             } else {
                 ""
             };
-            return Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+            return Err(RuntimeError::cuda(CudaError::InvalidValue,
                 format!(
                     "{} bytes of dynamic shared memory exceed the kernel's maximum of {max_dyn}{hint}",
                     dims.dynamic_shared
@@ -779,7 +879,7 @@ impl Device {
         if let Some(r) = kernel.reqntid {
             if r != dims.block {
                 return Err(RuntimeError::cuda(
-                    "cudaErrorInvalidValue",
+                    CudaError::InvalidValue,
                     format!("the kernel requires a block of {r:?} threads (.reqntid)"),
                 ));
             }
@@ -791,7 +891,7 @@ impl Device {
     pub fn pack_params(kernel: &Kernel, args: &[KernelArg]) -> Result<Vec<u8>, RuntimeError> {
         if args.len() != kernel.params.len() {
             return Err(RuntimeError::cuda(
-                "cudaErrorInvalidValue",
+                CudaError::InvalidValue,
                 format!(
                     "kernel '{}' takes {} arguments, {} given",
                     kernel.name,
@@ -805,7 +905,7 @@ impl Device {
             let b = a.bytes();
             if b.len() != p.size as usize {
                 return Err(RuntimeError::cuda(
-                    "cudaErrorInvalidValue",
+                    CudaError::InvalidValue,
                     format!(
                         "argument {i} of '{}' has {} bytes, the parameter has {} (.{:?})",
                         kernel.name,
@@ -820,7 +920,7 @@ impl Device {
         Ok(buf)
     }
 
-    /// `cudaLaunchKernel`: runs `kernel` (PTX name) to completion.
+    /// `cudaLaunchKernel`: runs `kernel` (PTX name) of the module loaded last to completion.
     #[allow(clippy::too_many_arguments)]
     pub fn launch<O: Observer>(
         &mut self,
@@ -832,10 +932,24 @@ impl Device {
         obs: &mut O,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<LaunchStats, RuntimeError> {
-        let m = self.module.as_ref().ok_or_else(|| {
-            RuntimeError::cuda("cudaErrorInvalidResourceHandle", "no module is loaded")
-        })?;
-        let k = find_kernel(&m.program, kernel)?;
+        let id = ModuleId(self.modules.len().saturating_sub(1));
+        let f = self.function(id, kernel)?;
+        self.launch_function(f, display_name, dims, args, opts, obs, progress)
+    }
+
+    /// `cuLaunchKernel`: runs the kernel `f` names to completion.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_function<O: Observer>(
+        &mut self,
+        f: Function,
+        display_name: &str,
+        dims: LaunchDims,
+        args: &[KernelArg],
+        opts: LaunchOptions,
+        obs: &mut O,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<LaunchStats, RuntimeError> {
+        let k = self.function_kernel(f)?;
         self.check_launch(k, &dims)?;
         let params = Self::pack_params(k, args)?;
         // The block's shared memory and its threads' local frames live in host memory too.
@@ -856,7 +970,9 @@ impl Device {
             });
         }
         self.launches += 1;
-        let provenance = self
+        let m = &mut self.modules[f.module.0];
+        let k = &m.program.kernels[f.kernel];
+        let provenance = m
             .provenance
             .entry(k.name.clone())
             .or_insert_with(|| crate::check::provenance::pointer_params(k));
@@ -910,4 +1026,102 @@ pub fn arg_for_param(
         (_, 1) => KernelArg::U8(int? as u8),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::simt::NoObserver;
+    use crate::gpu::config::H200;
+
+    /// A module with one `.global` word `v` and a kernel `set_v` that stores its parameter
+    /// there.
+    fn module_ptx(name: &str) -> String {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .global .align 4 .u32 v = 7;\n\
+             .visible .entry {name}(.param .u32 p)\n{{\n\t.reg .b32 %r<2>;\n\
+             \tld.param.u32 %r1, [p];\n\tst.global.u32 [v], %r1;\n\tret;\n}}\n"
+        )
+    }
+
+    fn one_thread() -> LaunchDims {
+        LaunchDims {
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            dynamic_shared: 0,
+        }
+    }
+
+    #[test]
+    fn modules_keep_their_own_variables_and_kernels() {
+        let mut dev = Device::new(&H200);
+        let a = dev.load_ptx(&module_ptx("set_a"), "a.ptx").unwrap();
+        let b = dev.load_ptx(&module_ptx("set_b"), "b.ptx").unwrap();
+        let var = |dev: &Device, id: ModuleId| {
+            let v = &dev.module_by_id(id).unwrap().program.vars[0];
+            (v.addr, v.size)
+        };
+        let (va, vb) = (var(&dev, a), var(&dev, b));
+        assert!(
+            va.0 + va.1 <= vb.0,
+            "module b's variable {vb:?} overlaps a's {va:?}"
+        );
+        let fa = dev.function(a, "set_a").unwrap();
+        let fb = dev.function(b, "set_b").unwrap();
+        assert!(dev.function(a, "set_b").is_err(), "set_b is not module a's");
+        for (f, value) in [(fa, 11u32), (fb, 22)] {
+            dev.launch_function(
+                f,
+                "set",
+                one_thread(),
+                &[KernelArg::U32(value)],
+                LaunchOptions::default(),
+                &mut NoObserver,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        }
+        let read = |dev: &Device, addr: u64| {
+            let mut w = [0u8; 4];
+            dev.memcpy_dtoh(&mut w, addr).unwrap();
+            u32::from_le_bytes(w)
+        };
+        assert_eq!((read(&dev, va.0), read(&dev, vb.0)), (11, 22));
+        // The name-based launch uses the module loaded last.
+        assert!(dev.kernel_for_launch("set_b").is_ok());
+        assert!(dev.kernel_for_launch("set_a").is_err());
+    }
+
+    #[test]
+    fn errors_carry_cudas_codes() {
+        let mut dev = Device::new(&H200);
+        let a = dev.load_ptx(&module_ptx("set_a"), "a.ptx").unwrap();
+        let e = dev.function(a, "nope").unwrap_err();
+        assert_eq!(e.cuda_error(), CudaError::InvalidDeviceFunction);
+        assert_eq!(e.cuda_error().code(), 98);
+        let e = dev
+            .load_ptx(".version 8.0\n.target sm_90\nbogus", "bad.ptx")
+            .unwrap_err();
+        assert_eq!(e.cuda_error(), CudaError::InvalidPtx);
+        // CUDA 13 on the H200 answers a block of more than 1024 threads with
+        // cudaErrorInvalidValue (tests/hw/h200/occupancy.csv), an empty grid with
+        // cudaErrorInvalidConfiguration.
+        let mut empty = one_thread();
+        empty.grid = [0, 1, 1];
+        let too_big = empty;
+        let f = dev.function(a, "set_a").unwrap();
+        let e = dev
+            .launch_function(
+                f,
+                "set_a",
+                too_big,
+                &[KernelArg::U32(1)],
+                LaunchOptions::default(),
+                &mut NoObserver,
+                &mut |_, _| {},
+            )
+            .unwrap_err();
+        assert_eq!(e.cuda_error(), CudaError::InvalidConfiguration, "{e}");
+    }
 }

@@ -31,7 +31,7 @@ pub const TEXTURE_ALIGNMENT: u64 = 512;
 /// must all equal `x`, and be 1, 2 or 4.
 pub fn create_channel_desc(bits: [u32; 4], kind: u32) -> Result<ChannelFormat, RuntimeError> {
     let invalid = |m: String| RuntimeError::Cuda {
-        name: "cudaErrorInvalidChannelDescriptor",
+        error: crate::runtime::CudaError::InvalidChannelDescriptor,
         message: m,
     };
     let n = bits.iter().take_while(|&&b| b != 0).count();
@@ -62,7 +62,7 @@ pub fn create_channel_desc(bits: [u32; 4], kind: u32) -> Result<ChannelFormat, R
 
 fn invalid(message: impl Into<String>) -> RuntimeError {
     RuntimeError::Cuda {
-        name: "cudaErrorInvalidValue",
+        error: crate::runtime::CudaError::InvalidValue,
         message: message.into(),
     }
 }
@@ -254,7 +254,7 @@ impl Device {
             Ok(())
         } else {
             Err(RuntimeError::Cuda {
-                name: "cudaErrorInvalidResourceHandle",
+                error: crate::runtime::CudaError::InvalidResourceHandle,
                 message: format!("{handle:#x} is not a live texture or surface object"),
             })
         }

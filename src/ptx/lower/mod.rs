@@ -109,6 +109,9 @@ pub struct LowerOptions {
     /// Bytes the module-scope `.global` variables may take together. Their initial contents
     /// are built in host memory at load time, so a limit far below the GPU's memory applies.
     pub max_global_var_bytes: u64,
+    /// First address of the module's `.global` variables ([`GLOBAL_VARS_BASE`] for the first
+    /// module of a device; `runtime::Device` places later modules above the earlier ones').
+    pub global_vars_base: u64,
 }
 
 impl Default for LowerOptions {
@@ -116,6 +119,7 @@ impl Default for LowerOptions {
         LowerOptions {
             ptxas_passes: true,
             max_global_var_bytes: DEFAULT_MAX_GLOBAL_VAR_BYTES,
+            global_vars_base: GLOBAL_VARS_BASE,
         }
     }
 }
@@ -195,8 +199,10 @@ pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Pro
     let mut shared_order: Vec<String> = Vec::new();
     let mut vars = Vec::new();
     let mut const_top = 0u64;
-    let mut global_top = GLOBAL_VARS_BASE;
-    let global_limit = GLOBAL_VARS_BASE.saturating_add(opts.max_global_var_bytes);
+    let mut global_top = opts.global_vars_base;
+    let global_limit = opts
+        .global_vars_base
+        .saturating_add(opts.max_global_var_bytes);
     for v in &m.vars {
         let size = decl_bytes(v, lines, src)?;
         let align = v.align.unwrap_or(v.ty.size()).max(1) as u64;
@@ -226,7 +232,7 @@ pub fn lower_with(m: &ast::Module, src: &str, opts: &LowerOptions) -> Result<Pro
                             )
                         } else {
                             let need = end.map_or("more than 2^64".into(), |(_, e)| {
-                                (e - GLOBAL_VARS_BASE).to_string()
+                                (e - opts.global_vars_base).to_string()
                             });
                             format!(
                                 "module-scope .global variables up to '{}' take {need} bytes, more than the {}-byte limit of the front end on module variables (LowerOptions::max_global_var_bytes)",
