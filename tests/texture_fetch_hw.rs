@@ -135,7 +135,7 @@ fn simulate(dir: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
                 gpumemsim::metrics::Source::Texture,
             ])
             .into_iter()
-            .map(|(k, v)| (k.to_string(), v as f64))
+            .map(|(k, v)| (k.to_string(), v))
             .collect();
         if let Some(h) = prof.finish_caches() {
             m.extend(

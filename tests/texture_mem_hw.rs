@@ -189,7 +189,7 @@ impl Probe {
             .totals()
             .metrics(&[Source::Lsu, Source::Texture])
             .into_iter()
-            .map(|(k, v)| (k.to_string(), v as f64))
+            .map(|(k, v)| (k.to_string(), v))
             .collect();
         if let Some(h) = p.finish_caches() {
             m.extend(

@@ -349,7 +349,7 @@ pub fn simulate(dir: &str, ptx: &str) -> Simulated {
                 gpumemsim::metrics::Source::Texture,
             ])
             .into_iter()
-            .map(|(k, v)| (k.to_string(), v as f64))
+            .map(|(k, v)| (k.to_string(), v))
             .collect();
         if let Some(h) = prof.finish_caches() {
             m.extend(
