@@ -287,9 +287,41 @@ fn local_instructions(sass: &str, line: u32) -> (Vec<String>, usize) {
     (local, at_line)
 }
 
+/// Specs whose compute-sanitizer record has not been made on a GPU yet (the device was not
+/// lent when they were added; tests/hw/carveout/run3.sh records them). They are checked by
+/// `memcheck_messages_are_the_same_under_sass_and_ptx` alone until then;
+/// `awaiting_recording_is_still_true` fails once a record exists, so the entry must go.
+const AWAITING_RECORDING: &[&str] = &["oob_before_large"];
+
+#[test]
+fn awaiting_recording_is_still_true() {
+    for name in AWAITING_RECORDING {
+        assert!(
+            specs()
+                .iter()
+                .any(|s| s.file_stem().is_some_and(|n| n == *name)),
+            "AWAITING_RECORDING names {name}, which is not a spec"
+        );
+        for tool in TOOLS {
+            let log = Path::new(HW).join(format!("{name}.{tool}.log"));
+            assert!(
+                !log.exists(),
+                "{} exists: remove {name} from AWAITING_RECORDING",
+                log.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn gpumemsim_reports_what_compute_sanitizer_reports_and_more() {
-    let specs = specs();
+    let specs: Vec<PathBuf> = specs()
+        .into_iter()
+        .filter(|s| {
+            !s.file_stem()
+                .is_some_and(|n| AWAITING_RECORDING.iter().any(|a| n == *a))
+        })
+        .collect();
     let (mut planted_bugs, mut clean, mut cs_errors, mut cs_warnings) = (0, 0, 0, 0);
     let mut failures: Vec<String> = Vec::new();
     for (name, line, _) in NOT_IN_SASS {
