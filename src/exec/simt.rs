@@ -24,9 +24,13 @@ use crate::ir::*;
 use crate::mem::request::{AccessKind, MemRequest, Space};
 use crate::mem::space::{self, read_le, write_le, GlobalMemory, PARAM_FRAME_BIT};
 
+mod issue;
 mod mbarrier;
 mod sass;
 mod tex;
+pub(crate) mod warp_ops;
+
+use warp_ops::{lanes, Participants};
 
 /// Receives what the executor does.
 pub trait Observer {
@@ -426,74 +430,6 @@ fn expected_allocations(l: &Launch<'_>) -> Vec<u32> {
         .collect()
 }
 
-/// The fault of lane `l` executing a warp-collective with member mask `raw` that does not
-/// include the lane itself (undefined in the PTX ISA, §9.7.13; compute-sanitizer's synccheck
-/// reports "Barrier error detected. Invalid arguments."), `None` when the lane is in it. Shared
-/// by the PTX form and the SASS `WARPSYNC` and warp-sync `NOP`.
-pub(crate) fn mask_excludes_lane(l: usize, raw: u32) -> Option<FaultKind> {
-    (raw >> l & 1 == 0).then(|| FaultKind::WarpSync {
-        detail: format!(
-            "lane {l} executes it with member mask {raw:#010x}, which does not include the lane \
-             itself (undefined in the PTX ISA)"
-        ),
-    })
-}
-
-/// The lane `lane` of a `shfl.sync` reads from, and whether that lane is valid, for source-lane
-/// operand `b` and the clamp/segment operand `c` (PTX ISA 9.7.9.6, "shfl.sync": `c` packs the
-/// segment mask in bits 8-12 and the clamp value in bits 0-4). An invalid source reads the lane
-/// itself. Shared by the PTX `shfl.sync` and the SASS `SHFL`.
-pub(crate) fn shfl_source(mode: ShflMode, lane: usize, b: u32, c: u32) -> (usize, bool) {
-    let bval = b & 0x1f;
-    let seg = (c >> 8) & 0x1f;
-    let cval = c & 0x1f;
-    let l = lane as u32;
-    let max_lane = (l & seg) | (cval & !seg);
-    let min_lane = l & seg;
-    let (j, ok) = match mode {
-        ShflMode::Up => {
-            let j = l as i32 - bval as i32;
-            (j, j >= max_lane as i32)
-        }
-        ShflMode::Down => {
-            let j = l + bval;
-            (j as i32, j <= max_lane)
-        }
-        ShflMode::Bfly => {
-            let j = l ^ bval;
-            (j as i32, j <= max_lane)
-        }
-        ShflMode::Idx => {
-            let j = min_lane | (bval & !seg);
-            (j as i32, j <= max_lane)
-        }
-    };
-    (if ok { j as usize & 31 } else { lane }, ok)
-}
-
-/// Releases the warps waiting at counted barriers whose thread count has arrived.
-fn release_counted(warps: &mut [Warp], mem: &mut BlockMem) -> bool {
-    let mut released = false;
-    for id in 0..16 {
-        let need = mem.expected[id];
-        if need == 0 || mem.arrived[id] < need {
-            continue;
-        }
-        for w in warps.iter_mut() {
-            if w.waiting != 0 && w.bar_expected > 0 && w.bar_id as usize % 16 == id {
-                w.waiting = 0;
-                w.bar_expected = 0;
-            }
-        }
-        mem.arrived[id] -= need;
-        if mem.arrived[id] == 0 {
-            mem.expected[id] = 0;
-        }
-        released = true;
-    }
-    released
-}
-
 fn fault(
     l: &Launch<'_>,
     kind: FaultKind,
@@ -629,19 +565,6 @@ fn in_bounds(addrs: &[u64; 32], e: u32, base: u64, len: u64, width: u64, align: 
 }
 
 #[inline(always)]
-fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let l = m.trailing_zeros();
-            m &= m - 1;
-            Some(l as usize)
-        }
-    })
-}
-
-#[inline(always)]
 fn pred_mask(w: &Warp, p: PredSrc) -> u32 {
     let v = match p.reg {
         Some(r) => w.preds[r as usize],
@@ -651,33 +574,6 @@ fn pred_mask(w: &Warp, p: PredSrc) -> u32 {
         !v
     } else {
         v
-    }
-}
-
-/// The lanes taking part in a warp-collective instruction (`shfl`, `vote`, `match`, `redux`,
-/// `bar.warp.sync`), for each executing lane.
-///
-/// PTX ISA §9.7.13 (`vote.sync`, `match.sync`, `redux.sync`, `bar.warp.sync`) and §9.7.9.6
-/// (`shfl.sync`): the instruction waits for "all non-exited threads in membermask", which must all
-/// execute it with the same mask; its behaviour is undefined if the executing thread is not in
-/// its own mask. Under the min-PC schedule a lane of the mask that is not in `e` is at another
-/// instruction (divergent code), waiting at a barrier, or predicated off: each of these is
-/// reported rather than guessed at. Lanes that have exited (or do not exist, in a block's last
-/// partial warp) are left out, as the ISA says. Lanes whose masks are disjoint (the groups of a
-/// `labeled_partition`) execute one instruction together, each group over its own mask.
-struct Participants {
-    /// Lanes of each executing lane's group; `uniform` when they all share one.
-    per_lane: [u32; 32],
-    uniform: Option<u32>,
-}
-
-impl Participants {
-    #[inline(always)]
-    fn of(&self, lane: usize) -> u32 {
-        match self.uniform {
-            Some(u) => u,
-            None => self.per_lane[lane],
-        }
     }
 }
 
@@ -720,7 +616,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             if yielded {
                 continue;
             }
-            if release_counted(warps, mem) {
+            if warp_ops::barrier::release_counted(warps, mem) {
                 self.obs.barrier();
                 continue;
             }
@@ -758,86 +654,6 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
             self.run_warp_sass(w, mem, &sc)?;
         }
         Ok(next)
-    }
-
-    /// All live threads wait: release the barrier they wait at, or report why it cannot be.
-    fn release_barrier(&mut self, warps: &mut [Warp], mem: &BlockMem) -> Result<(), Fault> {
-        // A counted barrier (`bar.sync id, n`) still short of its threads can never complete now.
-        if let Some(w) = warps.iter().find(|w| w.waiting != 0 && w.bar_expected > 0) {
-            let id = w.bar_id as usize % 16;
-            let detail = format!(
-                "barrier {} expects {} threads, only {} arrived and no other thread can run",
-                id, mem.expected[id], mem.arrived[id]
-            );
-            return Err((
-                FaultKind::DivergentBarrier { detail },
-                w.bar_pc,
-                w.id * 32 + w.waiting.trailing_zeros(),
-            ));
-        }
-        let mut first: Option<(u32, u32, u32)> = None; // pc, id, global lane
-        for w in warps.iter() {
-            if w.live == 0 {
-                continue;
-            }
-            let lane = w.waiting.trailing_zeros();
-            let here = (w.bar_pc, w.bar_id, w.id * 32 + lane);
-            match first {
-                None => first = Some(here),
-                Some((pc, id, gl)) => {
-                    if pc != w.bar_pc || id != w.bar_id {
-                        let line = |p: u32| place(self.l.kernel, p);
-                        let detail = format!(
-                            "thread {} waits at the barrier at {} while thread {} waits at the barrier at {}",
-                            gl,
-                            line(pc),
-                            here.2,
-                            line(w.bar_pc)
-                        );
-                        return Err((FaultKind::DivergentBarrier { detail }, w.bar_pc, here.2));
-                    }
-                }
-            }
-        }
-        // bar.red: reduce the predicates of every waiting thread.
-        let popc: u32 = warps
-            .iter()
-            .map(|w| (w.red_pred & w.waiting).count_ones())
-            .sum();
-        let waiting: u32 = warps.iter().map(|w| w.waiting.count_ones()).sum();
-        let pc = first.map(|f| f.0).unwrap_or(0);
-        if let Some(Inst {
-            op: Op::BarRed { d, op, .. },
-            ..
-        }) = self.l.kernel.code.get(pc as usize)
-        {
-            let (d, op) = (*d, *op);
-            for w in warps.iter_mut() {
-                let m = w.waiting;
-                match (d, op) {
-                    (Src::Reg(r), _) => {
-                        let regs = w.reg_mut(r);
-                        for l in lanes(m) {
-                            regs[l] = popc as u64;
-                        }
-                    }
-                    (Src::Pred(p), ReduxOp::And) => {
-                        let v = if popc == waiting { m } else { 0 };
-                        w.preds[p as usize] = (w.preds[p as usize] & !m) | v;
-                    }
-                    (Src::Pred(p), _) => {
-                        let v = if popc > 0 { m } else { 0 };
-                        w.preds[p as usize] = (w.preds[p as usize] & !m) | v;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        for w in warps.iter_mut() {
-            w.waiting = 0;
-            w.red_pred = 0;
-        }
-        Ok(())
     }
 
     /// All 32 lanes of a source: the register's own lanes, or `tmp` filled with the values.
@@ -911,7 +727,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
 
     /// The participants of a warp-collective executed by lanes `e` at `pc` with member mask
     /// `mask` (`None`: the legacy form without `.sync`, whose participants are `e`); see
-    /// [`Participants`].
+    /// [`warp_ops::sync`].
     fn participants(
         &self,
         w: &Warp,
@@ -922,98 +738,10 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         pc: u32,
     ) -> Result<Participants, Fault> {
         let Some(mask) = mask else {
-            return Ok(Participants {
-                per_lane: [0; 32],
-                uniform: Some(e),
-            });
+            return Ok(Participants::executing(e));
         };
-        let mut per_lane = [0u32; 32];
-        let mut first: Option<u32> = None;
-        let mut uniform = true;
-        for l in lanes(e) {
-            let raw = self.val(w, mem, mask, l) as u32;
-            let pm = raw & w.live;
-            if let Some(kind) = mask_excludes_lane(l, raw) {
-                return Err((kind, pc, w.id * 32 + l as u32));
-            }
-            let missing = pm & !e;
-            if missing != 0 {
-                let k = missing.trailing_zeros();
-                let why = if m >> k & 1 == 1 {
-                    "is predicated off"
-                } else if w.waiting >> k & 1 == 1 {
-                    "waits at a barrier"
-                } else {
-                    "is at another instruction (divergent code)"
-                };
-                let detail = format!(
-                    "lane {l} executes it with member mask {raw:#010x}, but lane {k} of that mask {why}"
-                );
-                return Err((FaultKind::WarpSync { detail }, pc, w.id * 32 + l as u32));
-            }
-            per_lane[l] = pm;
-            match first {
-                None => first = Some(pm),
-                Some(f) if f != pm => uniform = false,
-                _ => {}
-            }
-        }
-        Ok(Participants {
-            per_lane,
-            uniform: if uniform {
-                Some(first.unwrap_or(0))
-            } else {
-                None
-            },
-        })
-    }
-
-    /// Lanes `e` of group `m` arrive at barrier `id` at `pc` (`expected` threads, 0 for all;
-    /// `arrive`: without waiting). PTX ISA 9.7.13.1: with a thread count the barrier completes
-    /// when that many threads have arrived.
-    #[allow(clippy::too_many_arguments)]
-    fn bar_arrive(
-        &mut self,
-        w: &mut Warp,
-        mem: &mut BlockMem,
-        pc: u32,
-        m: u32,
-        e: u32,
-        id: u32,
-        expected: u32,
-        arrive: bool,
-    ) -> Result<(), Fault> {
-        let lane0 = e.trailing_zeros() as usize;
-        if expected > 0 {
-            let slot = id as usize % 16;
-            mem.arrived[slot] += e.count_ones();
-            mem.expected[slot] = expected;
-        }
-        if !arrive {
-            if w.waiting != 0 && (w.bar_pc != pc || w.bar_id != id) {
-                let line = |p: u32| place(self.l.kernel, p);
-                let detail = format!(
-                    "threads of warp {} wait at two barriers, at {} and at {}",
-                    w.id,
-                    line(w.bar_pc),
-                    line(pc)
-                );
-                return Err((
-                    FaultKind::DivergentBarrier { detail },
-                    pc,
-                    w.id * 32 + lane0 as u32,
-                ));
-            }
-            if w.converged && e != m {
-                w.lane_pc = [pc; 32];
-                w.converged = false;
-            }
-            w.waiting |= e;
-            w.bar_pc = pc;
-            w.bar_id = id;
-            w.bar_expected = expected;
-        }
-        Ok(())
+        warp_ops::sync::of_masks(|l| self.val(w, mem, mask, l) as u32, e, m, w.live, w.waiting)
+            .map_err(|(kind, l)| (kind, pc, w.id * 32 + l as u32))
     }
 
     fn run_warp(&mut self, w: &mut Warp, mem: &mut BlockMem) -> Result<(), Fault> {
@@ -1029,20 +757,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 w.exit(m, m, pc);
                 continue;
             };
-            if self.block_budget == 0 {
-                let kind = if self.launch_limited {
-                    FaultKind::LaunchBudget {
-                        budget: self.l.budget_per_launch,
-                    }
-                } else {
-                    FaultKind::Budget {
-                        budget: self.l.budget_per_block,
-                    }
-                };
-                return Err((kind, pc, w.id * 32 + m.trailing_zeros()));
-            }
-            self.block_budget -= 1;
-            self.clock += 1;
+            self.charge(w, pc, m)?;
             let e = match inst.guard {
                 None => m,
                 Some(p) => m & pred_mask(w, p),
@@ -1324,16 +1039,15 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     // The mask selects who synchronises; the data comes from the source lane
                     // whatever the mask (PTX ISA §9.7.9.6).
                     self.participants(w, mem, *mask, e, m, pc)?;
-                    let src: Vec<u64> = (0..32).map(|l| self.val(w, mem, *a, l)).collect();
-                    let mut pv = 0u32;
+                    let av: [u32; 32] = std::array::from_fn(|l| self.val(w, mem, *a, l) as u32);
+                    let (mut bv, mut cv) = ([0u32; 32], [0u32; 32]);
                     for l in lanes(e) {
-                        let bv = self.val(w, mem, *b, l) as u32;
-                        let cv = self.val(w, mem, *c, l) as u32;
-                        let (j, ok) = shfl_source(*mode, l, bv, cv);
-                        w.regs[*d as usize * 32 + l] = src[j] & 0xffff_ffff;
-                        if ok {
-                            pv |= 1 << l;
-                        }
+                        bv[l] = self.val(w, mem, *b, l) as u32;
+                        cv[l] = self.val(w, mem, *c, l) as u32;
+                    }
+                    let (out, pv) = warp_ops::shfl::exchange(*mode, e, &av, &bv, &cv);
+                    for l in lanes(e) {
+                        w.regs[*d as usize * 32 + l] = out[l] as u64;
                     }
                     if let Some(p) = p {
                         w.preds[*p as usize] = (w.preds[*p as usize] & !e) | pv;
@@ -1342,26 +1056,15 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                 }
                 Op::Vote { mode, d, a, mask } => {
                     let part = self.participants(w, mem, *mask, e, m, pc)?;
-                    let pred = pred_mask(w, *a);
+                    let v = warp_ops::vote::vote(*mode, pred_mask(w, *a), &part, e);
                     match (mode, d) {
                         (VoteMode::Ballot, Src::Reg(r)) => {
                             for l in lanes(e) {
-                                w.regs[*r as usize * 32 + l] = (pred & part.of(l)) as u64;
+                                w.regs[*r as usize * 32 + l] = v.ballot[l] as u64;
                             }
                         }
                         (_, Src::Pred(p)) => {
-                            let mut bits = 0u32;
-                            for l in lanes(e) {
-                                let g = part.of(l);
-                                let t = pred & g;
-                                let v = match mode {
-                                    VoteMode::All => t == g,
-                                    VoteMode::Any => t != 0,
-                                    _ => t == g || t == 0,
-                                };
-                                bits |= (v as u32) << l;
-                            }
-                            w.preds[*p as usize] = (w.preds[*p as usize] & !e) | bits;
+                            w.preds[*p as usize] = (w.preds[*p as usize] & !e) | v.pred;
                         }
                         _ => {}
                     }
@@ -1376,39 +1079,21 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     mask,
                 } => {
                     let part = self.participants(w, mem, Some(*mask), e, m, pc)?;
-                    let vals: Vec<u64> = (0..32)
-                        .map(|l| {
-                            let v = self.val(w, mem, *a, l);
-                            if *wide {
-                                v
-                            } else {
-                                v & 0xffff_ffff
-                            }
-                        })
-                        .collect();
-                    let mut same_bits = 0u32;
-                    for l in lanes(e) {
-                        let g = part.of(l);
-                        let mut mm = 0u32;
-                        for k in lanes(g) {
-                            if vals[k] == vals[l] {
-                                mm |= 1 << k;
-                            }
-                        }
-                        let all_same = mm == g;
-                        same_bits |= (all_same as u32) << l;
-                        w.regs[*d as usize * 32 + l] = if *all {
-                            if all_same {
-                                g as u64
-                            } else {
-                                0
-                            }
+                    let vals: [u64; 32] = std::array::from_fn(|l| {
+                        let v = self.val(w, mem, *a, l);
+                        if *wide {
+                            v
                         } else {
-                            mm as u64
-                        };
+                            v & 0xffff_ffff
+                        }
+                    });
+                    let r = warp_ops::match_::match_(&vals, &part, e);
+                    let out = if *all { &r.all } else { &r.any };
+                    for l in lanes(e) {
+                        w.regs[*d as usize * 32 + l] = out[l] as u64;
                     }
                     if let Some(p) = p {
-                        w.preds[*p as usize] = (w.preds[*p as usize] & !e) | same_bits;
+                        w.preds[*p as usize] = (w.preds[*p as usize] & !e) | r.same;
                     }
                     w.advance(m, pc + 1);
                 }
@@ -1430,35 +1115,9 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     for l in lanes(e) {
                         vals[l] = self.val(w, mem, *a, l) as u32;
                     }
-                    let reduce = |g: u32| -> u32 {
-                        let it = lanes(g).map(|l| vals[l]);
-                        match op {
-                            ReduxOp::Add => it.fold(0u32, |s, v| s.wrapping_add(v)),
-                            ReduxOp::And => it.fold(!0u32, |s, v| s & v),
-                            ReduxOp::Or => it.fold(0u32, |s, v| s | v),
-                            ReduxOp::Xor => it.fold(0u32, |s, v| s ^ v),
-                            ReduxOp::Min if *signed => {
-                                it.map(|v| v as i32).min().unwrap_or(0) as u32
-                            }
-                            ReduxOp::Max if *signed => {
-                                it.map(|v| v as i32).max().unwrap_or(0) as u32
-                            }
-                            ReduxOp::Min => it.min().unwrap_or(0),
-                            ReduxOp::Max => it.max().unwrap_or(0),
-                        }
-                    };
-                    match part.uniform {
-                        Some(g) => {
-                            let r = reduce(g) as u64;
-                            for l in lanes(e) {
-                                w.regs[*d as usize * 32 + l] = r;
-                            }
-                        }
-                        None => {
-                            for l in lanes(e) {
-                                w.regs[*d as usize * 32 + l] = reduce(part.of(l)) as u64;
-                            }
-                        }
+                    let out = warp_ops::redux::redux(*op, *signed, &vals, &part, e);
+                    for l in lanes(e) {
+                        w.regs[*d as usize * 32 + l] = out[l] as u64;
                     }
                     w.advance(m, pc + 1);
                 }
@@ -1531,9 +1190,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
                     w.advance(m, pc + 1);
                 }
             }
-            self.stats.warp_instructions += 1;
-            self.stats.thread_instructions += e.count_ones() as u64;
-            self.obs.inst(pc, m, e);
+            self.retire(pc, m, e);
         }
     }
 

@@ -669,20 +669,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     return Ok(());
                 }
             }
-            if self.block_budget == 0 {
-                let kind = if self.launch_limited {
-                    FaultKind::LaunchBudget {
-                        budget: self.l.budget_per_launch,
-                    }
-                } else {
-                    FaultKind::Budget {
-                        budget: self.l.budget_per_block,
-                    }
-                };
-                return Err((kind, pc, w.id * 32 + m.trailing_zeros()));
-            }
-            self.block_budget -= 1;
-            self.clock += 1;
+            self.charge(w, pc, m)?;
             let e = m & pbits(w, si.guard);
             self.sass_op(w, mem, sc, si, pc, m, e)?;
             if std::mem::take(&mut self.retry) {
@@ -690,9 +677,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 self.clock -= 1;
                 return Ok(());
             }
-            self.stats.warp_instructions += 1;
-            self.stats.thread_instructions += e.count_ones() as u64;
-            self.obs.inst(pc, m, e);
+            self.retire(pc, m, e);
             if w.yielded {
                 return Ok(());
             }
@@ -845,19 +830,12 @@ impl<O: Observer> Ctx<'_, '_, O> {
                         w.regs[*ra as usize * 32 + l] & 0xffff_ffff
                     }
                 });
-                let mut out = [0u32; 32];
-                for l in lanes(e) {
-                    out[l] = lanes(e)
-                        .filter(|&j| v[j] == v[l])
-                        .fold(0, |m, j| m | 1 << j);
-                }
+                let r = warp_ops::match_::match_(&v, &Participants::executing(e), e);
                 if *all {
-                    let same = e != 0 && out[e.trailing_zeros() as usize] == e;
-                    let r = if same { e } else { 0 };
-                    self.put(w, sc, *d, e, &[r; 32]);
-                    put_pred(w, *p, e, if same { !0 } else { 0 });
+                    self.put(w, sc, *d, e, &r.all);
+                    put_pred(w, *p, e, r.same);
                 } else {
-                    self.put(w, sc, *d, e, &out);
+                    self.put(w, sc, *d, e, &r.any);
                 }
             }
             SOp::BraDiv { mask, target } => {
@@ -899,7 +877,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
             }
             SOp::WarpsyncNop { mask } => {
                 for l in lanes(e) {
-                    if let Some(kind) = super::mask_excludes_lane(l, self.one(w, *mask, l)) {
+                    if let Some(kind) = warp_ops::sync::mask_excludes_lane(l, self.one(w, *mask, l)) {
                         return Err((kind, pc, w.id * 32 + l as u32));
                     }
                 }
@@ -908,7 +886,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 if e != 0 {
                     let mv: [u32; 32] = std::array::from_fn(|l| self.one(w, *mask, l));
                     for l in lanes(e) {
-                        if let Some(kind) = super::mask_excludes_lane(l, mv[l]) {
+                        if let Some(kind) = warp_ops::sync::mask_excludes_lane(l, mv[l]) {
                             return Err((kind, pc, w.id * 32 + l as u32));
                         }
                     }
@@ -1317,33 +1295,19 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 b: sb,
                 c: sc_,
             } => {
-                let mut out = [0u32; 32];
                 let b = self.vals(w, *sb);
                 let c = self.vals(w, *sc_);
                 let src: [u32; 32] = std::array::from_fn(|l| w.regs[*ra as usize * 32 + l] as u32);
-                let mut pv = 0u32;
-                for l in lanes(e) {
-                    let (j, ok) = super::shfl_source(*mode, l, b[l], c[l]);
-                    // A source lane that does not execute this SHFL gives 0 (the H200's
-                    // result of the corpus's reduce7<float>, whose lanes 0-7 shuffle down
-                    // from lanes 16-23 waiting elsewhere).
-                    out[l] = if e >> j & 1 == 1 { src[j] } else { 0 };
-                    pv |= (ok as u32) << l;
-                }
+                let (out, pv) = warp_ops::shfl::exchange(*mode, e, &src, &b, &c);
                 self.put(w, sc, *d, e, &out);
                 put_pred(w, *p, e, pv);
             }
             SOp::Vote {
                 mode, d, p, a: pa, ..
             } => {
-                let t = pbits(w, *pa) & e;
-                let v = match mode {
-                    VoteMode::All => t == e,
-                    VoteMode::Any => t != 0,
-                    _ => t == e || t == 0,
-                };
-                self.put(w, sc, *d, e, &[t; 32]);
-                put_pred(w, *p, e, if v { !0 } else { 0 });
+                let v = warp_ops::vote::vote(*mode, pbits(w, *pa), &Participants::executing(e), e);
+                self.put(w, sc, *d, e, &v.ballot);
+                put_pred(w, *p, e, v.pred);
             }
             SOp::Redux {
                 op,
@@ -1351,18 +1315,12 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 d,
                 a: ra,
             } => {
-                let vals = lanes(e).map(|l| w.regs[*ra as usize * 32 + l] as u32);
-                let r = match op {
-                    ReduxOp::Add => vals.fold(0u32, |s, v| s.wrapping_add(v)),
-                    ReduxOp::And => vals.fold(!0u32, |s, v| s & v),
-                    ReduxOp::Or => vals.fold(0u32, |s, v| s | v),
-                    ReduxOp::Xor => vals.fold(0u32, |s, v| s ^ v),
-                    ReduxOp::Min if *signed => vals.map(|v| v as i32).min().unwrap_or(0) as u32,
-                    ReduxOp::Max if *signed => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
-                    ReduxOp::Min => vals.min().unwrap_or(0),
-                    ReduxOp::Max => vals.max().unwrap_or(0),
-                };
-                self.put(w, sc, *d, e, &[r; 32]);
+                let mut vals = [0u32; 32];
+                for l in lanes(e) {
+                    vals[l] = w.regs[*ra as usize * 32 + l] as u32;
+                }
+                let out = warp_ops::redux::redux(*op, *signed, &vals, &Participants::executing(e), e);
+                self.put(w, sc, *d, e, &out);
             }
             SOp::Bra { target, cond } => {
                 let taken = e & pbits(w, *cond);
