@@ -10,7 +10,7 @@
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 /// Validation specs whose SASS the executor does not run yet, with the reason the run must
 /// give (none now: warp_masks' cooperative-groups slow path runs since `BRA.DIV` is a uniform
@@ -268,8 +268,7 @@ fn the_pinned_tools_remake_every_committed_sass() {
         return;
     }
     // A cache of this run's own, so the tools really run.
-    let cache = std::env::temp_dir().join(format!("gpumemsim-sass-test-{}", std::process::id()));
-    std::env::set_var("GPUMEMSIM_CACHE", &cache);
+    common::private_tool_cache();
     let mut remade = 0;
     let specs = sass_specs();
     for path in &specs {
@@ -285,7 +284,6 @@ fn the_pinned_tools_remake_every_committed_sass() {
         assert!(c.cubin.starts_with(b"\x7fELF"), "{path}: not a cubin");
         remade += 1;
     }
-    let _ = std::fs::remove_dir_all(&cache);
     assert_eq!(remade, specs.len());
 }
 

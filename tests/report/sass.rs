@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 /// Validation specs whose SASS does not run yet (none: isa.toml and warp_masks.toml run as SASS
 /// since issue 9's fifth and sixth sessions).

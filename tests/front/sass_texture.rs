@@ -14,14 +14,13 @@
 //!
 //! The texture-memory counters under SASS are in tests/texture_mem_hw.rs.
 
-#[path = "common/texture_sweep.rs"]
-mod texture_sweep;
+use crate::texture_sweep;
 
 use gpumemsim::gpu::config::H200;
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::runtime::Device;
 use gpumemsim::spec::Spec;
-use texture_sweep::{read_cases, root, simulate, zstd};
+use crate::texture_sweep::{read_cases, root, simulate, zstd};
 
 fn run(spec: &Spec, isa: Isa) -> gpumemsim::report::Report {
     let opts = RunOptions {
@@ -65,8 +64,8 @@ fn the_committed_texture_sass_is_that_of_the_committed_ptx() {
     if gpumemsim::testing::require("ptxas and nvdisasm", tools, &install).is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("gpumemsim-texsass-{}", std::process::id()));
-    std::env::set_var("GPUMEMSIM_CACHE", &cache);
+    // A cache of this run's own, so the pinned tools really run.
+    crate::common::private_tool_cache();
     for base in SASS {
         let ptx = std::fs::read_to_string(root(&format!("{base}.ptx"))).expect("ptx");
         let c = gpumemsim::sass::tools::compile(&ptx).unwrap_or_else(|e| panic!("{base}: {e}"));
@@ -76,7 +75,6 @@ fn the_committed_texture_sass_is_that_of_the_committed_ptx() {
             "{base}: the pinned tools make another SASS than the committed one"
         );
     }
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// The instructions of each kernel of a disassembly, branch targets and nvdisasm's

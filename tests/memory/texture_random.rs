@@ -18,10 +18,9 @@
 //! bit. Every (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay
 //! outside (the test fails once it agrees).
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
+use crate::texture3d;
 
-use texture3d::{compare_run, Exclusion, L1_HIT, WAVES};
+use crate::texture3d::{compare_run, Exclusion, L1_HIT, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run12";
 

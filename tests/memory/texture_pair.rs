@@ -15,10 +15,9 @@
 //! and every output word, bit for bit. Every (launch, metric) outside is in `EXCLUSIONS` with its
 //! measured cause and must stay outside (the test fails once it agrees).
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
+use crate::texture3d;
 
-use texture3d::{compare_run, Exclusion, WAVES};
+use crate::texture3d::{compare_run, Exclusion, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run14";
 

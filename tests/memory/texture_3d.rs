@@ -15,10 +15,9 @@
 //! compared here (tests/texture_mem_hw.rs's MERGED cause: concurrent misses need timing). Every
 //! (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay outside.
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
+use crate::texture3d;
 
-use texture3d::{compare_run, Exclusion, CONFLICTS, L1_HIT, TAGS, WAVES};
+use crate::texture3d::{compare_run, Exclusion, CONFLICTS, L1_HIT, TAGS, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run4";
 

@@ -28,8 +28,8 @@ use sha2::{Digest, Sha256};
 
 const HW: &str = "tests/hw/h200/hw";
 
-mod common;
-use common::CASES;
+use crate::common;
+use crate::common::CASES;
 
 /// One excluded (program, launch, metric) set: the listed launches (1-based, as `gpumemsim
 /// compare` numbers them) of `program` run `kernel` (the name before any template arguments) and

@@ -17,10 +17,9 @@
 //! tests/texture3d_hw.rs. The probe does not save the lanes' values, so there are no outputs to
 //! compare. Every (launch, metric) agrees (`EXCLUSIONS` is empty).
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
+use crate::texture3d;
 
-use texture3d::{compare_run, Exclusion};
+use crate::texture3d::{compare_run, Exclusion};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run6";
 

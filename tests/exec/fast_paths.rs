@@ -7,7 +7,7 @@
 use gpumemsim::run::{run_spec, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 fn run(spec: &Spec, fast_paths: bool) -> (serde_json::Value, Vec<(String, String, Vec<u8>)>) {
     // The executor's specialised paths are those of the PTX executor.

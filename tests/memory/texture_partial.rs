@@ -29,10 +29,9 @@
 //! (`tag_set`), which was fitted on tests/hw/h200/texture_mem/ncu/tex_probe.csv's random 2D
 //! grids and run12 without seeing run13.
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
+use crate::texture3d;
 
-use texture3d::{compare_run, Exclusion, WAVES};
+use crate::texture3d::{compare_run, Exclusion, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run9";
 
