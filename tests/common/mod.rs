@@ -1,8 +1,8 @@
 //! What several test files share: the example and validation specs recorded on the H200.
 
 /// Every example and validation spec whose run was recorded on the H200 (tests/hw/h200/hw), as
-/// (spec, name of its host program in the hardware run). `tests/h200.rs` compares them with the
-/// hardware; `tests/fast_paths.rs` and `tests/front_limits.rs` run them with and without the
+/// (spec, name of its host program in the hardware run). `tests/hardware/h200.rs` compares them with the
+/// hardware; `tests/exec/fast_paths.rs` and `tests/front/ptx_limits.rs` run them with and without the
 /// executor's fast paths and the lowering's ptxas passes.
 pub const CASES: &[(&str, &str)] = &[
     ("examples/bank_columns.toml", "bank_columns"),

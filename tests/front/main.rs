@@ -13,14 +13,14 @@ mod texture_sweep;
 
 /// NVRTC front end, end to end. (Formerly the test binary `nvrtc`.)
 mod nvrtc;
+/// The PTX front end under hostile input. (Formerly the test binary `front_limits`.)
+mod ptx_limits;
 /// The SASS path (`--isa sass`) against the PTX path and against the H200. (Formerly the test
 /// binary `sass`.)
 mod sass;
-/// The PTX front end under hostile input. (Formerly the test binary `front_limits`.)
-mod ptx_limits;
-/// End-to-end smoke test on a small hand-checked PTX module (NVRTC output of a test kernel).
-/// (Formerly the test binary `smoke`.)
-mod smoke;
 /// The SASS texture and surface instructions (`TEX`, `TLD`, `TLD4`, `TXQ`, `SULD`, `SUST`) against
 /// the PTX path and the H200. (Formerly the test binary `tex_sass`.)
 mod sass_texture;
+/// End-to-end smoke test on a small hand-checked PTX module (NVRTC output of a test kernel).
+/// (Formerly the test binary `smoke`.)
+mod smoke;

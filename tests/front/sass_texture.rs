@@ -7,20 +7,18 @@
 //! - `tests/fixtures/tex_forms`: one kernel per form ptxas emits (channel masks, 1D/2D/3D,
 //!   LOD modes, integer coordinates with `.AOFFI`, the sparse predicate, gathers, a handle that
 //!   differs between lanes, `TXQ`, every surface width and boundary mode), PTX against SASS;
-//! - the H200 sweeps of `tests/hw/texture` (tests/texture_hw.rs runs them as PTX): every word
+//! - the H200 sweeps of `tests/hw/texture` (tests/memory/texture_words.rs runs them as PTX): every word
 //!   under SASS equals the PTX's, and every word the PTX path matches exactly equals the
 //!   H200's;
 //! - the seed's rotation example: under SASS, the H200's output bit for bit.
 //!
-//! The texture-memory counters under SASS are in tests/texture_mem_hw.rs.
+//! The texture-memory counters under SASS are in tests/memory/texture_counters.rs.
 
-use crate::texture_sweep;
-
+use crate::texture_sweep::{read_cases, root, simulate, zstd};
 use gpumemsim::gpu::config::H200;
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::runtime::Device;
 use gpumemsim::spec::Spec;
-use crate::texture_sweep::{read_cases, root, simulate, zstd};
 
 fn run(spec: &Spec, isa: Isa) -> gpumemsim::report::Report {
     let opts = RunOptions {
@@ -379,7 +377,7 @@ fn the_rotation_under_sass_equals_the_h200_bit_for_bit() {
 
 /// The H200 sweeps as SASS (the first sweeps and the targeted ones): every result word and
 /// every array after the stores equal the PTX run's, and every word the PTX run matches the
-/// H200 in (every word: tests/texture_hw.rs) is the H200's.
+/// H200 in (every word: tests/memory/texture_words.rs) is the H200's.
 #[test]
 fn the_h200_sweeps_under_sass_equal_ptx() {
     let ptx = std::fs::read_to_string(root("tests/hw/texture/sweep_kernels.ptx")).unwrap();
@@ -393,7 +391,7 @@ fn the_h200_sweeps_under_sass_equal_ptx() {
         if c.kernel == "txq_all" {
             // Its non-dimension queries are loads from the driver's descriptor table
             // (refused under SASS, see unmodelled_texture_sass_is_refused_located_at_launch);
-            // the H200 returned 0 for every query (tests/texture_hw.rs does not compare it).
+            // the H200 returned 0 for every query (tests/memory/texture_words.rs does not compare it).
             continue;
         }
         let (pw, pa) = simulate(c, &ptx, None).unwrap_or_else(|e| panic!("{}: {e}", c.kernel));

@@ -10,26 +10,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-/// The simulator against a real H200. (Formerly the test binary `h200`.)
-mod h200;
-/// The corpus of real CUDA programs (tests/corpus, see its MANIFEST.md). (Formerly the test binary
-/// `corpus`.)
-mod corpus;
-/// The sanitizers against compute-sanitizer on the H200. (Formerly the test binary `sanitize`.)
-mod sanitize;
 /// Compares gpumemsim's per-lane float functions with results recorded on an H200, bit for bit.
 /// (Formerly the test binary `approx_hw`.)
 mod approx;
-/// `FCHK` (`gpumemsim::exec::sass_alu::fchk`, the guard of `div.rn.f32`'s slow path) against the
-/// H200. (Formerly the test binary `fchk_hw`.)
-mod fchk;
-/// The SASS path against Nsight Compute's Source page on the H200, instruction by instruction.
-/// (Formerly the test binary `sass_source_hw`.)
-mod sass_source;
-/// The warp-instructions the H200 counts in `smsp__inst_executed.sum` on no SASS instruction of its
-/// Source page, against the simulator (src/exec/simt/sass.rs, `Release`). (Formerly the test binary
-/// `sattr_hw`.)
-mod sattr;
 /// Contending compare-and-swap lanes against the H200 (tests/hw/h200/cas, made by
 /// tests/hw/cas/cas_collect.sh; README there). (Formerly the test binary `cas_hw`.)
 mod cas;
@@ -37,3 +20,20 @@ mod cas;
 /// one block and 2 and 4 blocks of 8 warps, against the H200 (tests/hw/h200/cas/warps, made by
 /// tests/hw/cas/warps_collect.sh; README there). (Formerly the test binary `cas_warps_hw`.)
 mod cas_warps;
+/// The corpus of real CUDA programs (tests/corpus, see its MANIFEST.md). (Formerly the test binary
+/// `corpus`.)
+mod corpus;
+/// `FCHK` (`gpumemsim::exec::sass_alu::fchk`, the guard of `div.rn.f32`'s slow path) against the
+/// H200. (Formerly the test binary `fchk_hw`.)
+mod fchk;
+/// The simulator against a real H200. (Formerly the test binary `h200`.)
+mod h200;
+/// The sanitizers against compute-sanitizer on the H200. (Formerly the test binary `sanitize`.)
+mod sanitize;
+/// The SASS path against Nsight Compute's Source page on the H200, instruction by instruction.
+/// (Formerly the test binary `sass_source_hw`.)
+mod sass_source;
+/// The warp-instructions the H200 counts in `smsp__inst_executed.sum` on no SASS instruction of its
+/// Source page, against the simulator (src/exec/simt/sass.rs, `Release`). (Formerly the test binary
+/// `sattr_hw`.)
+mod sattr;
