@@ -3,7 +3,7 @@
 //!
 //! Sources for the semantics: NVIDIA's CUDA Binary Utilities documentation ("Hopper Instruction
 //! Set" table: one line per opcode), the PTX each SASS sequence was compiled from (ptxas 13.0
-//! on the committed `.ptx` files), and the differential test `tests/sass.rs`, which runs every
+//! on the committed `.ptx` files), and the differential test `tests/front/sass.rs`, which runs every
 //! example and validation spec as PTX and as SASS and requires bit-identical outputs. Where
 //! the operand order is not documented it was read off those compilations: `SHF` takes the low
 //! word first and the high word third; `LEA.HI d, lo, b, hi, s` adds the high word of
@@ -499,7 +499,7 @@ pub fn dfma(a: u64, b: u64, c: u64, k: u32) -> u64 {
 /// equals the number of pairs the rule sends down the slow path, exactly; (2) `%clock64`
 /// around each division: no pair the rule sends to the slow path took less than 180 cycles
 /// (the fast path's mode is 58, the slow path's 282; timing noise only adds cycles).
-/// tests/fchk_hw.rs checks this function against (1) and against the timing of every pair.
+/// tests/hardware/fchk.rs checks this function against (1) and against the timing of every pair.
 /// Both paths return the correctly rounded quotient, so the rule decides only which
 /// instructions run.
 pub fn fchk(a: u32, b: u32) -> bool {

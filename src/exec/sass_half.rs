@@ -9,7 +9,7 @@
 //! some to the tensor pipe), not another result. ptxas emits these for `__hadd`, `__hmul`,
 //! `__hfma`, `__hfma_relu`, `__hfma_sat`, `__hmin`, `__hmax(_nan)`, the bf16 `__hfma`, and
 //! `__half2float` (`HADD2.F32 d, -RZ, a.H0_H0`); checked bit for bit against the H200's outputs
-//! of tests/hw/kernels/isa.cu (tests/sass.rs).
+//! of tests/hw/kernels/isa.cu (tests/front/sass.rs).
 //!
 //! The instruction constant `k` packs the element format and the modes: [`BF16`], [`SAT`],
 //! [`RELU`].

@@ -633,7 +633,7 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
     /// (their loads are older), as on the H200, whose Source page counts of one to four warps
     /// of 32 lanes on one word are those of this order exactly (tests/hw/h200/cas/, cas_probe's
     /// `spin_sh`: 32, 127 and 506 executions per block, 528, 2,080 and 8,256 thread
-    /// executions; tests/cas_hw.rs). Returns the warp that goes first next.
+    /// executions; tests/hardware/cas.rs). Returns the warp that goes first next.
     fn cas_round(
         &mut self,
         warps: &mut [Warp],

@@ -10,7 +10,7 @@
 //! `cuda_occupancy.h` (CUDA 13 toolkit, pip package `nvidia-cuda-runtime` 13.x; the function named
 //! in brackets below is where each rule lives); the code here is an independent re-statement.
 //! The H200 numbers come from [`GpuConfig`] (see `src/gpu/config.rs` for their sources), and the
-//! whole calculation is checked row by row against a real H200 in `tests/occupancy.rs`, on the
+//! whole calculation is checked row by row against a real H200 in `tests/exec/occupancy.rs`, on the
 //! 1,137 configurations of `tests/hw/h200/occupancy.csv` (written by
 //! `tests/hw/occupancy/occupancy.cu`).
 //!
@@ -144,7 +144,7 @@ pub struct Occupancy {
 /// fewer), and at least 132 KB.
 ///
 /// This matches 2,766 of the 2,798 recorded launches. The 32 others are one unexplained case,
-/// kept as it is (tests/occupancy.rs lists it and checks that it still differs): 96-thread
+/// kept as it is (tests/exec/occupancy.rs lists it and checks that it still differs): 96-thread
 /// blocks of 2,176 bytes and 128-thread blocks of 1,152 or 2,176 bytes get a capacity for 28 to
 /// 30 blocks, not 32.
 pub fn driver_shared_config(

@@ -15,7 +15,7 @@
 //!   reductions the distinct sectors, where that counter counts lanes on one address once
 //!   each, [`crate::mem::coalesce::distinct_sectors`]).
 //!
-//! `tests/sass_source_hw.rs` compares them instruction by instruction with the H200.
+//! `tests/hardware/sass_source.rs` compares them instruction by instruction with the H200.
 //!
 //! Not modelled: "L1 Tag Requests Global" (`memory_l1_tag_requests_global`) is not the
 //! request count `l1tex__t_requests` (one per warp-level instruction): on the H200 it is one

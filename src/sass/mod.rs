@@ -12,7 +12,7 @@
 //! header ptxas's stack frame and register count.
 //!
 //! The sm_90 conventions the executor follows were read off the disassembly of the committed
-//! PTX (ptxas 13.0.88) and checked by running it against the PTX executor (`tests/sass.rs`):
+//! PTX (ptxas 13.0.88) and checked by running it against the PTX executor (`tests/front/sass.rs`):
 //! - constant bank 0: `c[0x0][0x0..0xc]` the block size x, y, z, `c[0x0][0xc..0x18]` the grid
 //!   size, `c[0x0][0x20..0x28]` the generic address of the local window (added to `R1` to
 //!   make a generic pointer to the stack, subtracted to turn it back), `c[0x0][0x28]` the top

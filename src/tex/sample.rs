@@ -83,7 +83,7 @@ pub fn axis(c: f32, n: u32, desc: &TextureDesc, dim: usize, linear: bool) -> Axi
     // The position between texel centres in 8 fraction bits: the texel index is its integer
     // part, the weight of the second texel its fraction, rounded half up (x = 1 + 4/2048 weighs
     // 1/256), normalized coordinates alike (every pixel of the rotation example at the H200's
-    // own coordinates; tests/texture_hw.rs).
+    // own coordinates; tests/memory/texture_words.rs).
     let fixed = floor_i64((x - 0.5) * 256.0 + 0.5);
     let i = fixed >> 8;
     let a = (fixed & 255) as u32;
@@ -158,7 +158,7 @@ pub fn corner_weights(axes: &[Axis]) -> [u32; 8] {
 
 /// Whether corner `c`'s texel takes part at all: the exact product of its per-axis weights is
 /// not zero (measured: a tap of weight zero is not fetched, a bilinear fetch on texel centres
-/// touches the sectors of one texel; tests/texture_mem_hw.rs, `f32_linear_centre_*`).
+/// touches the sectors of one texel; tests/memory/texture_counters.rs, `f32_linear_centre_*`).
 fn fetched(axes: &[Axis], c: usize) -> bool {
     axes.iter().enumerate().all(|(k, ax)| {
         let f = if c >> k & 1 == 1 { ax.a } else { 256 - ax.a };

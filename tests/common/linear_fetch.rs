@@ -1,7 +1,7 @@
 //! The linear memory the texture probes' `tex1Dfetch` kernels read (tests/hw/texture_mem/
 //! fetch_probe.cu and tex3_probe.cu set it up the same way in their `main`): 4 Mi floats, element
 //! i holding `i % 4099`, bound as a point-sampled, clamped f32 texture object. Shared by
-//! tests/texture_fetch_hw.rs and tests/common/texture3d.rs; included with `#[path]`.
+//! tests/memory/texture_fetch.rs and tests/common/texture3d.rs; included with `#[path]`.
 
 use gpumemsim::runtime::Device;
 use gpumemsim::tex::desc::{AddressMode, FilterMode, Resource, TextureDesc};

@@ -3,8 +3,8 @@
 //! reading a run's launches and its Nsight Compute recording, running every launch in gpumemsim
 //! with the arrays, textures and coordinates the probe's `main` sets up, and comparing the
 //! texture pipe's L1-side counters (and, where the run saved them, the output words of its
-//! single-warp launches). Shared by tests/texture3d_hw.rs (run4), tests/texture3d_run6_hw.rs
-//! (run6) and tests/texture_partial_hw.rs (run9); included with `#[path]` so that no other test
+//! single-warp launches). Shared by tests/memory/texture_3d.rs (run4), tests/memory/texture_3d_filtered.rs
+//! (run6) and tests/memory/texture_partial.rs (run9); included with `#[path]` so that no other test
 //! binary compiles it.
 //!
 //! Formats (the probes' header comments): `launches.txt` lines are "no tex3d_at NAME ARRAY
@@ -53,7 +53,7 @@ fn read(dir: &str, file: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// The H200's SM of each of 256 blocks (run3/smid.txt, first run; see tests/texture_mem_hw.rs).
+/// The H200's SM of each of 256 blocks (run3/smid.txt, first run; see tests/memory/texture_counters.rs).
 pub fn placement() -> Vec<usize> {
     let text = read("tests/hw/h200/texture_mem/run3", "smid.txt");
     let map: Vec<usize> = text
@@ -447,7 +447,7 @@ pub fn gaps(dir: &str) -> BTreeMap<(String, String), (f64, f64)> {
 }
 
 /// Compares every launch of `dir` on [`METRICS`]: single-warp launches exactly, whole grids
-/// within tests/cache_hw.rs's L1 tolerance (1% + 8), set conflicts exactly everywhere; and, with
+/// within tests/memory/cache.rs's L1 tolerance (1% + 8), set conflicts exactly everywhere; and, with
 /// `outputs` (the run saved them in `dir/outputs.txt`), the 32 output words of every single-warp
 /// launch ([`OUTPUT`]). Panics listing every value outside that is not excluded, every excluded
 /// value now within (its exclusion must go), every excluded value whose gap is not the one

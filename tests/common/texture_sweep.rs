@@ -1,8 +1,8 @@
 //! The recorded H200 texture and surface sweeps (tests/hw/texture/README.md gives the format
 //! and how they were run): reading a recording, and running one of its cases in gpumemsim with
 //! the same CUDA array (or linear / pitch-2D memory), texture or surface object, coordinates and
-//! launch, as PTX or as SASS. Shared by tests/texture_hw.rs (against the H200) and
-//! tests/tex_sass.rs (SASS against PTX); included with `#[path]` so that no other test binary
+//! launch, as PTX or as SASS. Shared by tests/memory/texture_words.rs (against the H200) and
+//! tests/front/sass_texture.rs (SASS against PTX); included with `#[path]` so that no other test binary
 //! compiles it. Each of the two uses part of it, hence `allow(dead_code)`.
 #![allow(dead_code)]
 

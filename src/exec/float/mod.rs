@@ -19,8 +19,8 @@
 //! - PTX ISA 9.0 section 9.7.3 notes: single-precision arithmetic produces the canonical NaN
 //!   `0x7fffffff`. For f64 we propagate the first NaN operand (quieted) and produce
 //!   `0x7fffffffffffffff` for invalid operations ([`F64_NAN_PROPAGATES`]). Checked bit for bit on
-//!   an H200: `tests/h200.rs` compares the outputs of `isa_float` (`tests/hw/kernels/isa.cu`,
-//!   NaN operands injected) exactly, and `tests/approx_hw.rs` the recorded f64 add/fma/div/sqrt
+//!   an H200: `tests/hardware/h200.rs` compares the outputs of `isa_float` (`tests/hw/kernels/isa.cu`,
+//!   NaN operands injected) exactly, and `tests/hardware/approx.rs` the recorded f64 add/fma/div/sqrt
 //!   results (`tests/hw/h200/approx/`).
 //!
 //! The parts: `soft.rs` is the soft-float core (exact arithmetic on integers, one rounding);

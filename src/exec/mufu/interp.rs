@@ -16,7 +16,7 @@
 //! solved every segment's coefficients from the exhaustive H200 tables
 //! (`tests/hw/h200/mufu/tables/`) and every entry of `rcp`, `rsq0/1`, `sqrt0/1`, `ex2p/n`,
 //! `lg2u/l`, `rcp64h`, `rsq64h0/1` and every H200-reached entry of `sincos` equals the result
-//! of these functions (checked there and by `tests/approx_hw.rs`). Per function:
+//! of these functions (checked there and by `tests/hardware/approx.rs`). Per function:
 //!
 //! - `RCP` of 1.m: 128 segments of 16 bits, the square of `2x`, `sr` = 15; the result is
 //!   `f / 2^24` (1 exactly when f = 2^24, at m = 0).

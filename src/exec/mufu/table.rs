@@ -1,6 +1,6 @@
 //! The H200's special-function tables, embedded compressed and decoded block by block on use.
 //! The executor reads `TANH` and the 16-bit tables; the others are the exhaustive H200 data
-//! that [`super::interp`] is checked against (`tests/approx_hw.rs`), and that
+//! that [`super::interp`] is checked against (`tests/hardware/approx.rs`), and that
 //! `tests/hw/mufu/interp_fit.py` solved its coefficients from.
 //!
 //! Each table is one file of `tests/hw/h200/mufu/tables/` (recorded on an H200 by
@@ -68,7 +68,7 @@ impl Table {
         for b in 0..self.len.div_ceil(BLOCK) {
             let lo = b * BLOCK;
             let hi = self.len.min(lo + BLOCK);
-            // The bytes are part of the binary and every table is decoded by tests/approx_hw.rs:
+            // The bytes are part of the binary and every table is decoded by tests/hardware/approx.rs:
             // a failure here is a defect of the build, not of the user's input.
             if let Err(e) = decode_block(self.packed, self.len, b, &mut out[lo..hi]) {
                 panic!("embedded MUFU table {} is damaged: {e}", self.name);

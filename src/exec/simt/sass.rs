@@ -1262,7 +1262,7 @@ impl<O: Observer> Ctx<'_, '_, O> {
                     // set where the values are equal, binaryPartitionCG's `R2UR P0, URZ, R7;
                     // @!P0 BRA.DIV` gave 2,080,233 for smsp__sass_thread_inst_executed_pred_on
                     // against the H200's 2,096,617, with it set where they differ exactly
-                    // 2,096,617 (tests/sass.rs). ptxas's loops that make a per-lane 64-bit
+                    // 2,096,617 (tests/front/sass.rs). ptxas's loops that make a per-lane 64-bit
                     // value uniform (`@P1 R2UR P0, UR6, R2; @P1 R2UR.OR P0, UR7, R3; @!P0 TEX
                     // ..., UR6`: a texture handle that differs between lanes,
                     // tests/fixtures/tex_forms) run the instruction for the lanes whose both

@@ -26,7 +26,7 @@
 //! mipmapped array, level 0); each byte of the buffer is set to its own offset (four passes, one
 //! byte of the offset each), the array is copied to the host with `cuMemCopy3D`, and so every
 //! texel's byte gets the raw offset it lives at. 1,009 arrays (element sizes 1 to 16 bytes, widths
-//! 1 to 1,000 texels, heights 0 to 4,096, depths 0 to 129; tests/texture_layout_hw.rs) match this
+//! 1 to 1,000 texels, heights 0 to 4,096, depths 0 to 129; tests/memory/texture_layout.rs) match this
 //! layout byte for byte. The
 //! depth rule is seen at every depth of 1 to 40 (steps at 2, 3, 6 and 11); the height rule at the
 //! heights 9, 33, 100, 129 and 1,024 of arrays more than one GOB wide (for arrays one GOB wide the

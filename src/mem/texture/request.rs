@@ -5,8 +5,8 @@
 //! Every rule here was measured on the H200 with Nsight Compute. How each was found (the
 //! launches it was fitted on, those it was then tested on blind, and those it does not fit) is
 //! recorded in docs/texture-history.md, next to the recordings' paths; the hardware tests list
-//! the launches that do not fit, each with its measured cause (tests/texture3d_hw.rs,
-//! tests/texture_fetch_hw.rs, tests/texture_partial_hw.rs).
+//! the launches that do not fit, each with its measured cause (tests/memory/texture_3d.rs,
+//! tests/memory/texture_fetch.rs, tests/memory/texture_partial.rs).
 //!
 //! # Rules
 //! Recordings under tests/hw/h200/texture_mem/ (probe kernels under tests/hw/texture_mem/;
@@ -675,9 +675,9 @@ fn quad_mask(texels: &[(u8, Texel)]) -> u8 {
 /// lookups or set conflicts (every one exact; the rows alone, step 2 with ties to lane 1, fit
 /// 470; lanes 0 and 1 always, the rule before, 142), then exact, without refitting, on the tags
 /// and conflicts of all 220 replayed warps of run12 (`r3w_*`, 1,760 quads of f32_32x16x4,
-/// f32_64, u8_64 and f32_100x60x24; tests/texture_random_hw.rs) and on the set conflicts of five
+/// f32_64, u8_64 and f32_100x60x24; tests/memory/texture_random.rs) and on the set conflicts of five
 /// of run4's six random trilinear grids (f32x2_64_linear_random's tags agree, its conflicts
-/// not: tests/texture3d_hw.rs FOOTPRINT). Columns (x) play no part that these records show;
+/// not: tests/memory/texture_3d.rs FOOTPRINT). Columns (x) play no part that these records show;
 /// quads of three lanes keep [`quad_passes`]. Each pass's wavefronts are counted on these
 /// passes too (run14: 305 of 485 quads exact, 159 on lanes 0-1/2-3).
 fn column_passes(texels: &[(u8, Texel)]) -> bool {
@@ -704,7 +704,7 @@ fn column_passes(texels: &[(u8, Texel)]) -> bool {
 /// The passes of a filtered 3D quad (and a filtered 2D quad of 16-byte texels) whose active
 /// lanes are `mask` (bit l: lane 4k + l), measured on the H200 (tests/hw/h200/texture_mem/run9,
 /// every subset of a quad's lanes for f32x4, u16x4, u8x4, f32x2 and f32,
-/// tests/texture_partial_hw.rs; run4's `pair_*` for whole quads): a pass has two lane slots;
+/// tests/memory/texture_partial.rs; run4's `pair_*` for whole quads): a pass has two lane slots;
 /// lanes within {0, 2} or within {1, 3} take one pass (slots: the upper lane, the lower lane;
 /// `*_same_h7_m00000005`: 2 sectors, as one lane), else lanes within {0, 1} or {2, 3} one pass,
 /// else two passes, lanes 0 and 1, then 2 and 3 (diagonal pairs and three or four lanes; four
@@ -1145,7 +1145,7 @@ mod tests {
     /// A pass of run4's `f32_64_linear_colz` kind whose lanes cross a tag block along x and y:
     /// slices z, z + 1 and z + 2 in one box, 12 tag blocks, slices z and z + 2 in the same tag
     /// sets, so 3 wavefronts (the H200's colz grids equal passes plus set conflicts,
-    /// tests/texture3d_hw.rs; two boxes of 8 blocks would give 4).
+    /// tests/memory/texture_3d.rs; two boxes of 8 blocks would give 4).
     #[test]
     fn a_pass_three_slices_deep_costs_its_set_conflicts() {
         let mut s = Splitter::default();

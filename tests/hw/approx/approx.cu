@@ -1,6 +1,6 @@
 // Records what the H200 computes for PTX floating-point instructions whose results gpumemsim
 // models in src/exec/{float,cvt,mufu}.rs: the MUFU instructions, div.approx/div.full, and a set of
-// exactly-rounded instructions and NaN cases, all checked bit for bit by tests/approx_hw.rs.
+// exactly-rounded instructions and NaN cases, all checked bit for bit by tests/hardware/approx.rs.
 //
 // Build and run (on the H200 machine; nvcc 13.0):
 //   nvcc -O2 -arch=sm_90 -o approx tests/hw/approx/approx.cu && ./approx tests/hw/h200/approx

@@ -77,7 +77,7 @@ for li, name in ((42, "cas_pat ok"), (43, "cas_pat fail")):
 
 def pack(out_path):
     """Every instruction of every launch of both Source-page passes as one CSV (what
-    tests/cas_hw.rs reads): pass,launch,offset,source,executed,threads,wavefronts_shared,
+    tests/hardware/cas.rs reads): pass,launch,offset,source,executed,threads,wavefronts_shared,
     ideal_shared; offset from the kernel's first instruction."""
     with open(out_path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")

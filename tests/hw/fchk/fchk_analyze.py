@@ -11,7 +11,7 @@ Usage: fchk_analyze.py DIR   (DIR: the unpacked fchk/ folder of fchk.tar.gz)
    nothing but the exponents, prints the slow exponents as intervals, and compares with
    gpumemsim's present rule (a port of src/exec/sass_alu.rs::fchk as of ae17721).
 4. Writes DIR/slow.bin: one bit per pair (pair i: bit i % 8 of byte i / 8), slow by the split.
-5. Writes the compact forms tests/fchk_hw.rs reads (committed in tests/hw/h200/fchk/):
+5. Writes the compact forms tests/hardware/fchk.rs reads (committed in tests/hw/h200/fchk/):
    DIR/calls.csv (chunk, the Source page's thread count of the slow path's CALL, copied from
    count_0K.csv) and DIR/fast.bin (one bit per pair, as slow.bin: timed under FAST_BELOW
    cycles, far below the slow path's shortest time; compress with `zstd -19`).

@@ -1,5 +1,5 @@
 // Ordinary CUDA math built on the special-function unit, compared bit for bit with a real H200
-// (tests/approx_hw.rs). Thread g derives its inputs x, y from the `random:` words a[g], b[g]:
+// (tests/hardware/approx.rs). Thread g derives its inputs x, y from the `random:` words a[g], b[g]:
 // g % 8 picks the range (raw bits: any float, NaN/inf/subnormal included; [-10, 10];
 // [-100, 100]; (0, 1000]; [-1, 1]; subnormals; special values; [-1e4, 1e4]).
 // Result k of thread g is out[k * n + g] (n = threads in the grid).

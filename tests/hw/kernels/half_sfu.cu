@@ -1,6 +1,6 @@
 // The 16-bit special-function instructions and tanh.approx.f32 through the PTX front end:
 // thread g evaluates input g (all 2^16 half / bfloat16 bit patterns) and, for the x2 forms and
-// tanh.approx.f32, the word a[g]. tests/approx_hw.rs compares the results with the H200's
+// tanh.approx.f32, the word a[g]. tests/hardware/approx.rs compares the results with the H200's
 // exhaustive tables (tests/hw/h200/mufu/tables).
 typedef unsigned int u32;
 typedef unsigned short u16;

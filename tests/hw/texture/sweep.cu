@@ -2,7 +2,7 @@
 //   nvcc -O3 -arch=sm_90 -o sweep tests/hw/texture/sweep.cu && ./sweep OUT.bin [surf|risky|targeted|trilinear|triprobe|unnorm|refuse]
 // Every case: a texture (or surface) object of one configuration, a list of coordinate records
 // and what the GPU returned for each; the file format is described in tests/hw/texture/README.md
-// and read by tests/texture_hw.rs, which runs the same kernels (sweep_kernels.cu, via its
+// and read by tests/memory/texture_words.rs, which runs the same kernels (sweep_kernels.cu, via its
 // committed PTX) in gpumemsim on the same texels and coordinates and compares every word.
 #include <cuda_runtime.h>
 #include <cstdio>

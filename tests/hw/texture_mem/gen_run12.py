@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Case list of run12 (helper tfoot, issue 10) for tex12_probe.cu: single-warp replays of the
 random grids whose tag lookups (run4's trilinear `*_linear_random`, FOOTPRINT in
-tests/texture3d_hw.rs) or tag-set conflicts (tex_probe's 2D `f32_point_random` and
-`f32_linear_half_random`, RANDOM_SETS in tests/texture_mem_hw.rs) the model did not match on
+tests/memory/texture_3d.rs) or tag-set conflicts (tex_probe's 2D `f32_point_random` and
+`f32_linear_half_random`, RANDOM_SETS in tests/memory/texture_counters.rs) the model did not match on
 whole grids, plus chosen quads and pairs. Fixed seed; generated (and predicted) before the call.
 
 Coordinates are those of the grids' kernels: tex3_probe.cu's `tex3d_grid` pattern 4 (a hash of

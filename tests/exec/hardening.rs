@@ -8,7 +8,7 @@ use gpumemsim::ir::Op;
 use gpumemsim::report::profile::Profile;
 use gpumemsim::runtime::{Device, KernelArg, LaunchOptions, RuntimeError};
 
-const COPY: &str = include_str!("fixtures/errors/ok.ptx");
+const COPY: &str = include_str!("../fixtures/errors/ok.ptx");
 
 fn dims(grid: u32, block: u32, dynamic_shared: u32) -> LaunchDims {
     LaunchDims {

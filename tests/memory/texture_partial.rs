@@ -10,11 +10,11 @@
 //! `outputs.txt`; command, date and versions in its README.md and `versions.txt`). The simulator
 //! runs the PTX the H200's nvcc made of the same source in the same call (run9/tex9_probe.ptx),
 //! with the arrays, textures and coordinates set up as the probe's `main` sets them up, by
-//! tests/common/texture3d.rs (shared with run4's tests/texture3d_hw.rs and run6's
-//! tests/texture3d_run6_hw.rs: the probes share their kernels and list formats).
+//! tests/common/texture3d.rs (shared with run4's tests/memory/texture_3d.rs and run6's
+//! tests/memory/texture_3d_filtered.rs: the probes share their kernels and list formats).
 //!
 //! Compared: requests, sectors, L1 hits, tag lookups, tag-set conflicts and wavefronts, exact for
-//! single-warp launches and within tests/cache_hw.rs's L1 tolerance (1% + 8) for grids (set
+//! single-warp launches and within tests/memory/cache.rs's L1 tolerance (1% + 8) for grids (set
 //! conflicts exactly there too); and every output word of the single-warp launches, bit for bit.
 //! Every (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay
 //! outside (the test fails once it agrees).
@@ -29,10 +29,9 @@
 //! (`tag_set`), which was fitted on tests/hw/h200/texture_mem/ncu/tex_probe.csv's random 2D
 //! grids and run12 without seeing run13.
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
+use crate::texture3d;
 
-use texture3d::{compare_run, Exclusion, WAVES};
+use crate::texture3d::{compare_run, Exclusion, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run9";
 

@@ -15,16 +15,13 @@
 //! and every output word, bit for bit. Every (launch, metric) outside is in `EXCLUSIONS` with its
 //! measured cause and must stay outside (the test fails once it agrees).
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
-
-use texture3d::{compare_run, Exclusion, WAVES};
+use crate::texture3d::{compare_run, Exclusion, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run14";
 
 const WAVEFRONTS: &str = "wavefronts of quads whose lanes lie far apart: the box rule of a \
     filtered 3D pass (request.rs box_wavefronts) is not exact there (run12's PAIRING_WAVES, \
-    tests/texture_random_hw.rs); the passes' sectors, hits, tags and conflicts are";
+    tests/memory/texture_random.rs); the passes' sectors, hits, tags and conflicts are";
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[Exclusion] = &[
     ("ax_0_y3", &[WAVES], WAVEFRONTS),

@@ -7,21 +7,18 @@
 //! - `tests/fixtures/tex_forms`: one kernel per form ptxas emits (channel masks, 1D/2D/3D,
 //!   LOD modes, integer coordinates with `.AOFFI`, the sparse predicate, gathers, a handle that
 //!   differs between lanes, `TXQ`, every surface width and boundary mode), PTX against SASS;
-//! - the H200 sweeps of `tests/hw/texture` (tests/texture_hw.rs runs them as PTX): every word
+//! - the H200 sweeps of `tests/hw/texture` (tests/memory/texture_words.rs runs them as PTX): every word
 //!   under SASS equals the PTX's, and every word the PTX path matches exactly equals the
 //!   H200's;
 //! - the seed's rotation example: under SASS, the H200's output bit for bit.
 //!
-//! The texture-memory counters under SASS are in tests/texture_mem_hw.rs.
+//! The texture-memory counters under SASS are in tests/memory/texture_counters.rs.
 
-#[path = "common/texture_sweep.rs"]
-mod texture_sweep;
-
+use crate::texture_sweep::{read_cases, root, simulate, zstd};
 use gpumemsim::gpu::config::H200;
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::runtime::Device;
 use gpumemsim::spec::Spec;
-use texture_sweep::{read_cases, root, simulate, zstd};
 
 fn run(spec: &Spec, isa: Isa) -> gpumemsim::report::Report {
     let opts = RunOptions {
@@ -65,8 +62,8 @@ fn the_committed_texture_sass_is_that_of_the_committed_ptx() {
     if gpumemsim::testing::require("ptxas and nvdisasm", tools, &install).is_none() {
         return;
     }
-    let cache = std::env::temp_dir().join(format!("gpumemsim-texsass-{}", std::process::id()));
-    std::env::set_var("GPUMEMSIM_CACHE", &cache);
+    // A cache of this run's own, so the pinned tools really run.
+    crate::common::private_tool_cache();
     for base in SASS {
         let ptx = std::fs::read_to_string(root(&format!("{base}.ptx"))).expect("ptx");
         let c = gpumemsim::sass::tools::compile(&ptx).unwrap_or_else(|e| panic!("{base}: {e}"));
@@ -76,7 +73,6 @@ fn the_committed_texture_sass_is_that_of_the_committed_ptx() {
             "{base}: the pinned tools make another SASS than the committed one"
         );
     }
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// The instructions of each kernel of a disassembly, branch targets and nvdisasm's
@@ -381,7 +377,7 @@ fn the_rotation_under_sass_equals_the_h200_bit_for_bit() {
 
 /// The H200 sweeps as SASS (the first sweeps and the targeted ones): every result word and
 /// every array after the stores equal the PTX run's, and every word the PTX run matches the
-/// H200 in (every word: tests/texture_hw.rs) is the H200's.
+/// H200 in (every word: tests/memory/texture_words.rs) is the H200's.
 #[test]
 fn the_h200_sweeps_under_sass_equal_ptx() {
     let ptx = std::fs::read_to_string(root("tests/hw/texture/sweep_kernels.ptx")).unwrap();
@@ -395,7 +391,7 @@ fn the_h200_sweeps_under_sass_equal_ptx() {
         if c.kernel == "txq_all" {
             // Its non-dimension queries are loads from the driver's descriptor table
             // (refused under SASS, see unmodelled_texture_sass_is_refused_located_at_launch);
-            // the H200 returned 0 for every query (tests/texture_hw.rs does not compare it).
+            // the H200 returned 0 for every query (tests/memory/texture_words.rs does not compare it).
             continue;
         }
         let (pw, pa) = simulate(c, &ptx, None).unwrap_or_else(|e| panic!("{}: {e}", c.kernel));

@@ -109,7 +109,7 @@ const CONST_DATA: &str = "a __constant__ array's bank read from DRAM (not modell
 /// DRAM, 180 beyond its code, where every other launch that loads nothing reads at most 84
 /// beyond its code ([`the_code_fetch_allowance_is_measured`]).
 const STORE_READS: &str = "fill4's DRAM reads beyond its code (unexplained)";
-/// The driver's carveout for 128-thread blocks of 2,176 bytes (tests/occupancy.rs).
+/// The driver's carveout for 128-thread blocks of 2,176 bytes (tests/exec/occupancy.rs).
 const CARVEOUT: &str = "driver's carveout for 96/128-thread blocks of 1,152 or 2,176 bytes";
 /// Partial-sector stores: the H200's L1 evicts lines under a column-wise store pattern that the
 /// model keeps (transpose_naive: 228,397 store misses against the model's 32,768) and sends

@@ -246,7 +246,7 @@ fn corpus_runs_as_recorded() {
             (Ok(_), Some(_)) => {
                 ran += 1;
                 eprintln!(
-                    "{name} runs now: take it off KNOWN_FAILING in tests/corpus.rs and MANIFEST.md"
+                    "{name} runs now: take it off KNOWN_FAILING in tests/hardware/corpus.rs and MANIFEST.md"
                 );
             }
             (Err(e), Some(want)) => {

@@ -7,14 +7,11 @@
 //! through the library API, runs the same kernel of `tests/hw/texture/sweep_kernels.ptx` in
 //! gpumemsim on the same coordinates and compares every word.
 
-#[path = "common/texture_sweep.rs"]
-mod texture_sweep;
-
+use crate::texture_sweep::{describe, read_cases, root, simulate, Case, FILT, OUTW};
 use gpumemsim::exec::simt::{LaunchDims, NoObserver};
 use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
 use gpumemsim::tex::desc::{AddressMode, FilterMode, Resource, TextureDesc};
 use gpumemsim::tex::format::{ChannelFormat, ReadMode, ALL_CHANNEL_TYPES};
-use texture_sweep::{describe, read_cases, root, simulate, Case, FILT, OUTW};
 
 fn filtered(c: &Case) -> bool {
     c.f[FILT] == 1 && c.kernel.starts_with("tex") && !c.kernel.starts_with("tex1dfetch")

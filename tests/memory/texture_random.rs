@@ -13,32 +13,29 @@
 //! tests/common/texture3d.rs (the probe shares tex9_probe.cu's kernels and list formats).
 //!
 //! Compared: requests, sectors, L1 hits, tag lookups, tag-set conflicts and wavefronts, exact for
-//! single-warp launches and within tests/cache_hw.rs's L1 tolerance (1% + 8) for the two grids
+//! single-warp launches and within tests/memory/cache.rs's L1 tolerance (1% + 8) for the two grids
 //! (conflicts exactly there too); and every output word of the single-warp launches, bit for
 //! bit. Every (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay
 //! outside (the test fails once it agrees).
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
-
-use texture3d::{compare_run, Exclusion, L1_HIT, WAVES};
+use crate::texture3d::{compare_run, Exclusion, L1_HIT, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run12";
 
 const PAIRING_WAVES: &str = "wavefronts of random trilinear quads: the box rule of a filtered \
     3D pass (request.rs box_wavefronts) is not exact on far-apart lanes (run4's SCATTERED: \
     f32_64_linear_random 67,109 against 67,695). The passes themselves are the H200's: since \
-    request.rs column_passes (run14, tests/texture_pair_hw.rs) every sector, hit, tag and \
+    request.rs column_passes (run14, tests/memory/texture_pair.rs) every sector, hit, tag and \
     conflict of the 112 single quads, the 220 replayed warps and the two grids here is exact. \
     21 of these values (r3q_*, r3w_*) agreed while the model took lanes 0-1/2-3 for every quad \
     and differ with the H200's pairing, 17 others agree only with it; run14's quads agree on \
     305 of 485 with the H200's pairing, 159 with lanes 0-1/2-3";
 const SCATTERED: &str = "scattered 2D texels: the data stage serves far-apart tag blocks in one \
-    wavefront by a rule not found (tests/texture_mem_hw.rs's SCATTERED): two point-sampled lanes \
+    wavefront by a rule not found (tests/memory/texture_counters.rs's SCATTERED): two point-sampled lanes \
     in distinct tag blocks take 1 wavefront in 40 of the 112 pair2_* launches where the point \
     rule gives 2, and every random 2D warp takes fewer than the rule gives";
 const ORDER: &str = "L1 hits of random fetches over the whole grid depend on which blocks share \
-    an SM and in which order they run (tests/texture3d_hw.rs's ORDER)";
+    an SM and in which order they run (tests/memory/texture_3d.rs's ORDER)";
 /// (launch, metrics, cause).
 const EXCLUSIONS: &[Exclusion] = &[
     ("grid3_f32_32x16x4_linear_random", &[WAVES], PAIRING_WAVES),

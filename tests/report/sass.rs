@@ -3,10 +3,10 @@
 //!
 //! - Per line, `smsp__inst_executed.sum`, the thread-instruction counters and every
 //!   `smsp__sass_inst_executed_op_*` counter add up to the launch's (whose values
-//!   `tests/sass.rs` compares with the H200), and so do the instruction mix and the SASS
+//!   `tests/front/sass.rs` compares with the H200), and so do the instruction mix and the SASS
 //!   listed per line, on every launch of every example and validation spec that runs as SASS;
 //!   `smsp__inst_executed.sum` less the warp-instructions counted on no instruction
-//!   (`gpumemsim__sass_inst_unattributed.sum`, as the H200 does: tests/sattr_hw.rs).
+//!   (`gpumemsim__sass_inst_unattributed.sum`, as the H200 does: tests/hardware/sattr.rs).
 //! - The spilling kernel of `tests/hw/kernels/local.toml` (`local_spill`: 255 registers, 752
 //!   bytes of spill stores by ptxas) shows its `STL`/`LDL` under its worst line, each at the
 //!   address and with the text of the SASS the H200 ran (`tests/hw/h200/hw/logs/k_local.sass`,
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 /// Validation specs whose SASS does not run yet (none: isa.toml and warp_masks.toml run as SASS
 /// since issue 9's fifth and sixth sessions).

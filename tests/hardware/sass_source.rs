@@ -30,7 +30,7 @@ use gpumemsim::report::compare::{fields, RangeComparison};
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 /// The Source page's columns the simulator models: (Nsight Compute's column, the field of the
 /// JSON report's per-instruction table, `launches[].lines[].sass[]`).

@@ -10,7 +10,7 @@
 use gpumemsim::run::{run_spec, Isa, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 /// Validation specs whose SASS the executor does not run yet, with the reason the run must
 /// give (none now: warp_masks' cooperative-groups slow path runs since `BRA.DIV` is a uniform
@@ -29,7 +29,7 @@ const SASS2_ONLY: &[&str] = &["tests/hw/kernels/warp_masks.toml"];
 // `smsp__inst_executed.sum` is required equal on every launch: the warp-instructions the H200
 // counts there on no SASS instruction of its Source page (binaryPartitionCG, shfl_scan,
 // warp_masks, warpAggregatedAtomicsCG) are modelled (src/exec/simt/sass.rs, `Release`;
-// measured on the probes of tests/sattr_hw.rs).
+// measured on the probes of tests/hardware/sattr.rs).
 
 /// Specs that run as SASS but are checked by a test of their own, with the differences it
 /// lists ([`isa_under_sass_against_the_h200`]).
@@ -268,8 +268,7 @@ fn the_pinned_tools_remake_every_committed_sass() {
         return;
     }
     // A cache of this run's own, so the tools really run.
-    let cache = std::env::temp_dir().join(format!("gpumemsim-sass-test-{}", std::process::id()));
-    std::env::set_var("GPUMEMSIM_CACHE", &cache);
+    common::private_tool_cache();
     let mut remade = 0;
     let specs = sass_specs();
     for path in &specs {
@@ -285,7 +284,6 @@ fn the_pinned_tools_remake_every_committed_sass() {
         assert!(c.cubin.starts_with(b"\x7fELF"), "{path}: not a cubin");
         remade += 1;
     }
-    let _ = std::fs::remove_dir_all(&cache);
     assert_eq!(remade, specs.len());
 }
 
@@ -503,7 +501,7 @@ fn corpus_sass_counters_against_the_h200() {
             };
             if ["globalToShmemAsyncCopy"].contains(&stem.as_str()) {
                 // Its counters, with the corpus4/extra LDGSTS class and their listed
-                // differences, are compared by tests/corpus.rs
+                // differences, are compared by tests/hardware/corpus.rs
                 // `async_copy_kernels_under_sass_equal_ptx_and_the_h200`.
                 continue;
             }
@@ -733,7 +731,7 @@ fn sass_is_the_default_and_the_report_says_why() {
 }
 
 /// The words of isa.toml's outputs in which its SASS run differs from the H200 (the PTX run
-/// has its own, tests/h200.rs): (file, result, thread, cause). Every one must still differ and
+/// has its own, tests/hardware/h200.rs): (file, result, thread, cause). Every one must still differ and
 /// no other may, so a fix shows up here. None now: the four words of `__dsqrt_ru(fabs(NaN))`
 /// are equal since a NaN passes `DADD`'s `|..|` unchanged (`darith` in src/exec/simt/sass.rs).
 const ISA_WORDS_NOT_YET: &[(&str, usize, usize, &str)] = &[];
@@ -742,7 +740,7 @@ const ISA_WORDS_NOT_YET: &[(&str, usize, usize, &str)] = &[];
 /// measured cause): the two H200 recordings of this very cubin disagree on it. sass2 (2026-12-01
 /// 15:16) counts 32,427 warp instructions; the Source page (tests/hw/h200/source/k_isa.csv,
 /// 21:38) counts 32,425 over its instructions, which the simulator equals instruction by
-/// instruction (tests/sass_source_hw.rs). Both recordings count 631,279 thread instructions
+/// instruction (tests/hardware/sass_source.rs). Both recordings count 631,279 thread instructions
 /// and 605,676 predicated on, so the H200 grouped the same threads into 2 more warp
 /// instructions in one run (not located: sass2 has totals only).
 const ISA_FLOAT_WARP_INST: (&str, &str) = (
@@ -757,7 +755,7 @@ const ISA_FLOAT_WARP_INST: (&str, &str) = (
 /// or closes, and when another counter of the launch differs). The cause, measured: a CAS
 /// retry loop (ptxas's `LDS.64` + `ATOMS.CAST.SPIN.64`) whose retries depend on the H200's
 /// timing; sass2's one profile runs it 2,023 times, the simulator 2,024 (the 20 profiles of
-/// tests/hw/h200/srange, with which tests/h200.rs compares the simulator as a range, give
+/// tests/hw/h200/srange, with which tests/hardware/h200.rs compares the simulator as a range, give
 /// 2,263-2,264 shared atomics; docs/notes/issue-9-scas.md). Print today's with
 /// `GMS_LIST_GAPS=1`.
 const ISA_ATOM_GAPS: &[(&str, f64, f64)] = &[("smsp__inst_executed.sum", 20592.0, 20560.0)];
@@ -769,7 +767,7 @@ const ISA_ATOM_GAPS: &[(&str, f64, f64)] = &[("smsp__inst_executed.sum", 20592.0
 /// every launch equal the H200's (sass2) but those of [`ISA_ATOM_GAPS`] (isa_atom's CAS retry
 /// loop: the H200 runs its ATOMS.CAST.SPIN.64 2,023 times, the simulator 2,024;
 /// docs/notes/issue-9-scas.md);
-/// `isa_float`'s too since `FCHK` follows the H200's rule (tests/fchk_hw.rs).
+/// `isa_float`'s too since `FCHK` follows the H200's rule (tests/hardware/fchk.rs).
 #[test]
 fn isa_under_sass_against_the_h200() {
     let spec = Spec::load("tests/hw/kernels/isa.toml").unwrap_or_else(|e| panic!("{e}"));

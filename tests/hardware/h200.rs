@@ -28,8 +28,7 @@ use sha2::{Digest, Sha256};
 
 const HW: &str = "tests/hw/h200/hw";
 
-mod common;
-use common::CASES;
+use crate::common::CASES;
 
 /// One excluded (program, launch, metric) set: the listed launches (1-based, as `gpumemsim
 /// compare` numbers them) of `program` run `kernel` (the name before any template arguments) and
@@ -187,7 +186,7 @@ const SET_ASIDE: &[(&str, usize, &str, &str)] = &[
 /// differently); the same list with SourceCounters (tests/hw/h200/fchk, 5 profiles) gave
 /// 2,232-2,240 / 2,072-2,080; the 14-metric list of tests/hw/h200/srange gave 2,264 / 2,104 in
 /// all 20 profiles, as did sass2's list (tests/hw/h200/sass2) and as the Source pages sum
-/// (2,263-2,264). The simulator's loop follows the Source pages (tests/cas_hw.rs), so the
+/// (2,263-2,264). The simulator's loop follows the Source pages (tests/hardware/cas.rs), so the
 /// counts are compared with srange's.
 const ISA_ATOM_OTHER_PASSES: &str =
     "another profiling configuration (40 metrics, other replay passes) than srange's 20 profiles";
@@ -212,7 +211,7 @@ fn run(spec_path: &str) -> Report {
 }
 
 /// Counters the SASS path adds that the recording in tests/hw/h200/hw lacks: they are compared
-/// with the second recording of the same cubins (tests/hw/h200/sass2) in tests/sass.rs.
+/// with the second recording of the same cubins (tests/hw/h200/sass2) in tests/front/sass.rs.
 const SASS_COUNTERS: &[&str] = &[
     "smsp__inst_executed.sum",
     "smsp__sass_thread_inst_executed.sum",
@@ -244,7 +243,7 @@ fn reports() -> &'static [Report] {
 }
 
 /// The report without the L1/L2/DRAM counters and the driver's shared-memory size (compared
-/// with their own recordings, tests/hw/h200/cache, cache2, in tests/cache_hw.rs) and without
+/// with their own recordings, tests/hw/h200/cache, cache2, in tests/memory/cache.rs) and without
 /// [`SASS_COUNTERS`].
 fn without_cache_metrics(report: &Report) -> Report {
     let mut r = report.clone();

@@ -18,7 +18,7 @@ use gpumemsim::ptx::parse::parse;
 use gpumemsim::run::{run_spec, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 /// A fresh directory holding `kernel.ptx` and `spec.toml`.
 fn case(name: &str, ptx: &str, spec: &str) -> PathBuf {

@@ -7,23 +7,20 @@
 //! arrays in `arrays.txt`; command, date and versions in its `versions.txt` and
 //! tests/hw/README.md). The simulator runs the PTX the H200's nvcc made of the same source in the
 //! same call (run4/tex3_probe.ptx), with the arrays, textures and coordinates set up as the
-//! probe's `main` sets them up (tests/common/texture3d.rs, shared with tests/texture3d_run6_hw.rs).
+//! probe's `main` sets them up (tests/common/texture3d.rs, shared with tests/memory/texture_3d_filtered.rs).
 //!
 //! Compared: requests, sectors, tag lookups and wavefronts of every texture launch, and L1 hits,
-//! within tests/cache_hw.rs's L1 tolerance (1% + 8); L1 tag-set conflicts
+//! within tests/memory/cache.rs's L1 tolerance (1% + 8); L1 tag-set conflicts
 //! (`l1tex__t_set_conflicts_pipe_tex_mem_texture`) exactly, whole grids too. L2 and DRAM counters are recorded but not
-//! compared here (tests/texture_mem_hw.rs's MERGED cause: concurrent misses need timing). Every
+//! compared here (tests/memory/texture_counters.rs's MERGED cause: concurrent misses need timing). Every
 //! (launch, metric) outside is in `EXCLUSIONS` with its measured cause and must stay outside.
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
-
-use texture3d::{compare_run, Exclusion, CONFLICTS, L1_HIT, TAGS, WAVES};
+use crate::texture3d::{compare_run, Exclusion, CONFLICTS, L1_HIT, TAGS, WAVES};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run4";
 
 const SCATTERED: &str = "scattered texels: the data stage serves far-apart tag blocks in one \
-    wavefront by a rule not found (as tests/texture_mem_hw.rs's SCATTERED): random point fetches \
+    wavefront by a rule not found (as tests/memory/texture_counters.rs's SCATTERED): random point fetches \
     take 2.29 wavefronts per 4-lane request where the z-parity rule gives 2.75 (the tex1Dfetch \
     units of this run, rand8_64k_*, agree since the pair-class rule of request.rs, \
     docs/notes/issue-10-tscat5.md)";

@@ -3,7 +3,7 @@
 //! column walk of `copy_2d` with one column per warp gets it, with the sectors a block-linear
 //! array would touch; the chunked walk, whose reuse L1 already holds, and the coalesced copies do
 //! not. The rule's numbers come from the H200 (tests/hw/h200/texture_mem: a column of floats,
-//! 65,536 sectors as global loads and 32,768 through tex2D; tests/texture_mem_hw.rs).
+//! 65,536 sectors as global loads and 32,768 through tex2D; tests/memory/texture_counters.rs).
 
 use gpumemsim::report::text::render;
 use gpumemsim::run::{run_spec, RunOptions};

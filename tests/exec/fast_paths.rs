@@ -1,13 +1,13 @@
 //! The executor's specialised paths (in-bounds scalar and vector accesses, common ALU operand
 //! shapes) and the memory models' shortcuts (conflict-free shared accesses, sectors already in
 //! order, a uniform constant load) against the general paths: every example and validation spec of
-//! `tests/h200.rs` is run both ways and must give the same outputs, byte for byte, and the same
+//! `tests/hardware/h200.rs` is run both ways and must give the same outputs, byte for byte, and the same
 //! report, every metric and line included.
 
 use gpumemsim::run::{run_spec, RunOptions};
 use gpumemsim::spec::Spec;
 
-mod common;
+use crate::common;
 
 fn run(spec: &Spec, fast_paths: bool) -> (serde_json::Value, Vec<(String, String, Vec<u8>)>) {
     // The executor's specialised paths are those of the PTX executor.

@@ -13,14 +13,11 @@
 //!
 //! Compared: requests, sectors, L1 hits, tag lookups, tag-set conflicts and wavefronts of every
 //! launch, single
-//! warps exactly, whole grids within tests/cache_hw.rs's L1 tolerance (1% + 8), as
-//! tests/texture3d_hw.rs. The probe does not save the lanes' values, so there are no outputs to
+//! warps exactly, whole grids within tests/memory/cache.rs's L1 tolerance (1% + 8), as
+//! tests/memory/texture_3d.rs. The probe does not save the lanes' values, so there are no outputs to
 //! compare. Every (launch, metric) agrees (`EXCLUSIONS` is empty).
 
-#[path = "common/texture3d.rs"]
-mod texture3d;
-
-use texture3d::{compare_run, Exclusion};
+use crate::texture3d::{compare_run, Exclusion};
 
 const DIR: &str = "tests/hw/h200/texture_mem/run6";
 

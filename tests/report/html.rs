@@ -112,8 +112,8 @@ struct Rendered {
 /// Loads `page` in Chromium: the DOM measurements and the screenshot.
 fn render(chrome: &Path, page: &Path, dir: &Path) -> Rendered {
     let html = std::fs::read_to_string(page).unwrap();
-    let errors = include_str!("html/errors.js");
-    let check = include_str!("html/check.js");
+    let errors = include_str!("../html/errors.js");
+    let check = include_str!("../html/check.js");
     let head = html.find("<head>").expect("the page has a <head>") + "<head>".len();
     let body_end = html.rfind("</body>").expect("the page has a </body>");
     let checked = format!(

@@ -15,7 +15,7 @@
 //! range of all its recordings. Launches of 256 blocks of 256 threads and the rotation run with
 //! the H200's own block-to-SM placement ([`placements`]).
 //!
-//! Tolerances are those of tests/cache_hw.rs: texture-pipe counters and L1 sectors within 1%, L2
+//! Tolerances are those of tests/memory/cache.rs: texture-pipe counters and L1 sectors within 1%, L2
 //! and DRAM within 2%, each with 8 sectors of slack, `dram__sectors_read` 300 more (instruction
 //! and constant fetches the model does not make); L1 tag-set conflicts
 //! (`l1tex__t_set_conflicts_pipe_tex_mem_{texture,surface_op_ld,surface_op_st}`, first
@@ -205,7 +205,7 @@ impl Probe {
 
 /// Runs every launch of tex_probe.cu (with TEX_PROBE_MASKS set, as the second recording), as
 /// PTX or (`sass`) as the committed sm_90 SASS of the same PTX (tests/hw/texture_mem/
-/// tex_probe.sass, the H200 cubin's instructions: tests/tex_sass.rs).
+/// tex_probe.sass, the H200 cubin's instructions: tests/front/sass_texture.rs).
 fn simulate(sass: bool) -> BTreeMap<String, BTreeMap<String, f64>> {
     let ptx = std::fs::read_to_string(root("tests/hw/texture_mem/tex_probe.ptx")).expect("PTX");
     let mut dev = Device::new(&H200);
@@ -646,7 +646,7 @@ const SURF_ST_CONFLICTS: &str = "l1tex__t_set_conflicts_pipe_tex_mem_surface_op_
 const MERGED: &str = "several SMs miss on the same sectors at about the same time and the H200 \
     sends L2 fewer lookups, and finds sectors another SM fetched shortly before (rows y and y+1 \
     of a sector read by neighbouring blocks on different SMs: f32_point_row 13,920 L2 sectors \
-    for 16,384 L1 misses); without timing the model sends every miss (tests/cache_hw.rs's first \
+    for 16,384 L1 misses); without timing the model sends every miss (tests/memory/cache.rs's first \
     cause). Timing-dependent on the H200 too, but not enough to cover the gap: in 5 recordings \
     its L2 lookups vary by 0.1% to 10% (u8_point_col 18,494 to 20,518) and stay below the \
     model's every time (f32_point_row 13,908 to 13,954 against 16,384), while L1 hits, sectors, \
@@ -659,7 +659,7 @@ const SCATTERED: &str = "scattered texels: 2.3 wavefronts per 4-sector request (
     wavefronts on average, 5 to 8; 4 random texels of a quad: 2.5, 1 to 4), more often when the \
     texels lie closer together (fetch1d_random, 256 KiB: 5.5); pairs never share one, at \
     m x 2^j bytes (m = 3, 5, 7, 9) nor at random within 64 KiB, while 8 random units within \
-    64 KiB take 6 or 7 (run4, tests/texture3d_hw.rs). tex1Dfetch units are modelled since the \
+    64 KiB take 6 or 7 (run4, tests/memory/texture_3d.rs). tex1Dfetch units are modelled since the \
     pair-class rule of request.rs (docs/notes/issue-10-tscat5.md): fetch1d_random's 45,415 \
     wavefronts agree exactly; 2D and 3D texels keep this cause";
 const PITCH_TAGS: &str = "pitch-linear memory, bilinear: with one L2 request per texel-space \
@@ -748,7 +748,7 @@ fn excluded(name: &str, metric: &str) -> Option<&'static str> {
 }
 
 /// The global loads of the same patterns are there for the report's comparison: only their
-/// coalescer counters are compared here (their L1 and L2 are tests/cache_hw.rs's subject).
+/// coalescer counters are compared here (their L1 and L2 are tests/memory/cache.rs's subject).
 const GLD_METRICS: &[&str] = &[
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",

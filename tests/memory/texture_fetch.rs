@@ -18,11 +18,9 @@
 //! named set of launches per recording with the model's excess, asserted exactly: the test fails
 //! once any of them agrees or another launch stops agreeing.
 
-#[path = "common/linear_fetch.rs"]
-mod linear_fetch;
-
 use std::collections::BTreeMap;
 
+use crate::linear_fetch::fetch_texture;
 use gpumemsim::exec::simt::LaunchDims;
 use gpumemsim::gpu::config::H200;
 use gpumemsim::mem::cache::Hierarchy;
@@ -30,7 +28,6 @@ use gpumemsim::report::compare::parse_ncu_csv;
 use gpumemsim::report::profile::Profile;
 use gpumemsim::runtime::{Device, KernelArg, LaunchOptions};
 use gpumemsim::sched::Replay;
-use linear_fetch::fetch_texture;
 
 const DIR: &str = "tests/hw/h200/texture_mem/run5";
 /// run8 (helper tscat2): 882 launches of the same kernel (its `logs/fetch_probe.cu` is run5's,
