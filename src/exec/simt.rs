@@ -740,8 +740,14 @@ impl<'a, 'b, O: Observer> Ctx<'a, 'b, O> {
         let Some(mask) = mask else {
             return Ok(Participants::executing(e));
         };
-        warp_ops::sync::of_masks(|l| self.val(w, mem, mask, l) as u32, e, m, w.live, w.waiting)
-            .map_err(|(kind, l)| (kind, pc, w.id * 32 + l as u32))
+        warp_ops::sync::of_masks(
+            |l| self.val(w, mem, mask, l) as u32,
+            e,
+            m,
+            w.live,
+            w.waiting,
+        )
+        .map_err(|(kind, l)| (kind, pc, w.id * 32 + l as u32))
     }
 
     fn run_warp(&mut self, w: &mut Warp, mem: &mut BlockMem) -> Result<(), Fault> {

@@ -14,7 +14,7 @@
 //! `outputs.txt` lines "no w0 ... w31", the 32 output words (hex) of each single-warp launch.
 
 #[path = "linear_fetch.rs"]
-mod linear_fetch;
+pub mod linear_fetch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -7,8 +7,6 @@
 //! its own before issue 27; a test is now run alone with
 //! `cargo test --release --test memory MODULE::NAME`.
 
-#[path = "../common/linear_fetch.rs"]
-mod linear_fetch;
 #[path = "../common/texture3d.rs"]
 mod texture3d;
 #[path = "../common/texture_sweep.rs"]

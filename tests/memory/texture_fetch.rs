@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::linear_fetch::fetch_texture;
+use crate::texture3d::linear_fetch::fetch_texture;
 use gpumemsim::exec::simt::LaunchDims;
 use gpumemsim::gpu::config::H200;
 use gpumemsim::mem::cache::Hierarchy;

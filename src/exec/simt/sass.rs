@@ -877,7 +877,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
             }
             SOp::WarpsyncNop { mask } => {
                 for l in lanes(e) {
-                    if let Some(kind) = warp_ops::sync::mask_excludes_lane(l, self.one(w, *mask, l)) {
+                    if let Some(kind) = warp_ops::sync::mask_excludes_lane(l, self.one(w, *mask, l))
+                    {
                         return Err((kind, pc, w.id * 32 + l as u32));
                     }
                 }
@@ -1319,7 +1320,8 @@ impl<O: Observer> Ctx<'_, '_, O> {
                 for l in lanes(e) {
                     vals[l] = w.regs[*ra as usize * 32 + l] as u32;
                 }
-                let out = warp_ops::redux::redux(*op, *signed, &vals, &Participants::executing(e), e);
+                let out =
+                    warp_ops::redux::redux(*op, *signed, &vals, &Participants::executing(e), e);
                 self.put(w, sc, *d, e, &out);
             }
             SOp::Bra { target, cond } => {

@@ -32,7 +32,11 @@ pub(in crate::exec::simt) fn release_counted(warps: &mut [Warp], mem: &mut Block
 
 impl<O: Observer> Ctx<'_, '_, O> {
     /// All live threads wait: release the barrier they wait at, or report why it cannot be.
-    pub(in crate::exec::simt) fn release_barrier(&mut self, warps: &mut [Warp], mem: &BlockMem) -> Result<(), Fault> {
+    pub(in crate::exec::simt) fn release_barrier(
+        &mut self,
+        warps: &mut [Warp],
+        mem: &BlockMem,
+    ) -> Result<(), Fault> {
         // A counted barrier (`bar.sync id, n`) still short of its threads can never complete now.
         if let Some(w) = warps.iter().find(|w| w.waiting != 0 && w.bar_expected > 0) {
             let id = w.bar_id as usize % 16;

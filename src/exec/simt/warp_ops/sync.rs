@@ -130,8 +130,14 @@ mod tests {
             panic!("no fault");
         };
         assert_eq!(lane, 0);
-        assert!(detail.contains("lane 7 of that mask is predicated off"), "{detail}");
-        assert!(of_masks(|_| 0x0f, 0xf0, 0xf0, !0, 0).is_err(), "own lane missing");
+        assert!(
+            detail.contains("lane 7 of that mask is predicated off"),
+            "{detail}"
+        );
+        assert!(
+            of_masks(|_| 0x0f, 0xf0, 0xf0, !0, 0).is_err(),
+            "own lane missing"
+        );
     }
 
     #[test]
