@@ -6,103 +6,70 @@
 
 use crate::exec::fault::FaultKind;
 
-/// A `cudaError_t` the simulated runtime can return. `code()` is CUDA's numeric value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(i32)]
-pub enum CudaError {
-    /// `cudaErrorInvalidValue` (1).
+/// Defines [`CudaError`], its names and [`CudaError::ALL`] from one list of (variant, code).
+macro_rules! cuda_errors {
+    ($($variant:ident = $code:literal),* $(,)?) => {
+        /// A `cudaError_t` the simulated runtime can return. `code()` is CUDA's numeric value,
+        /// `name()` CUDA's name (`cudaError` followed by the variant).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(i32)]
+        pub enum CudaError {
+            $(
+                #[doc = concat!("`cudaError", stringify!($variant), "` (", stringify!($code), ").")]
+                $variant = $code,
+            )*
+        }
+
+        impl CudaError {
+            /// Every code, for tests and lookups.
+            pub const ALL: &'static [CudaError] = &[$(CudaError::$variant),*];
+
+            /// CUDA's name (`cudaGetErrorName`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(CudaError::$variant => concat!("cudaError", stringify!($variant)),)*
+                }
+            }
+        }
+    };
+}
+
+cuda_errors! {
     InvalidValue = 1,
-    /// `cudaErrorMemoryAllocation` (2).
     MemoryAllocation = 2,
-    /// `cudaErrorInvalidConfiguration` (9).
     InvalidConfiguration = 9,
-    /// `cudaErrorInvalidSymbol` (13).
     InvalidSymbol = 13,
-    /// `cudaErrorInvalidChannelDescriptor` (20).
     InvalidChannelDescriptor = 20,
-    /// `cudaErrorInvalidDeviceFunction` (98).
     InvalidDeviceFunction = 98,
-    /// `cudaErrorInvalidKernelImage` (200).
     InvalidKernelImage = 200,
-    /// `cudaErrorInvalidPtx` (218).
     InvalidPtx = 218,
-    /// `cudaErrorInvalidResourceHandle` (400).
     InvalidResourceHandle = 400,
-    /// `cudaErrorIllegalAddress` (700).
     IllegalAddress = 700,
-    /// `cudaErrorLaunchOutOfResources` (701).
     LaunchOutOfResources = 701,
-    /// `cudaErrorLaunchTimeout` (702).
     LaunchTimeout = 702,
-    /// `cudaErrorAssert` (710).
     Assert = 710,
-    /// `cudaErrorIllegalInstruction` (715).
     IllegalInstruction = 715,
-    /// `cudaErrorMisalignedAddress` (716).
     MisalignedAddress = 716,
-    /// `cudaErrorLaunchFailure` (719).
     LaunchFailure = 719,
-    /// `cudaErrorNotSupported` (801).
     NotSupported = 801,
 }
 
 impl CudaError {
-    /// Every code, for tests and lookups.
-    pub const ALL: [CudaError; 17] = [
-        CudaError::InvalidValue,
-        CudaError::MemoryAllocation,
-        CudaError::InvalidConfiguration,
-        CudaError::InvalidSymbol,
-        CudaError::InvalidChannelDescriptor,
-        CudaError::InvalidDeviceFunction,
-        CudaError::InvalidKernelImage,
-        CudaError::InvalidPtx,
-        CudaError::InvalidResourceHandle,
-        CudaError::IllegalAddress,
-        CudaError::LaunchOutOfResources,
-        CudaError::LaunchTimeout,
-        CudaError::Assert,
-        CudaError::IllegalInstruction,
-        CudaError::MisalignedAddress,
-        CudaError::LaunchFailure,
-        CudaError::NotSupported,
-    ];
-
     /// CUDA's numeric value (`cudaError_t`).
     pub fn code(self) -> i32 {
         self as i32
     }
 
-    /// CUDA's name (`cudaGetErrorName`).
-    pub fn name(self) -> &'static str {
-        match self {
-            CudaError::InvalidValue => "cudaErrorInvalidValue",
-            CudaError::MemoryAllocation => "cudaErrorMemoryAllocation",
-            CudaError::InvalidConfiguration => "cudaErrorInvalidConfiguration",
-            CudaError::InvalidSymbol => "cudaErrorInvalidSymbol",
-            CudaError::InvalidChannelDescriptor => "cudaErrorInvalidChannelDescriptor",
-            CudaError::InvalidDeviceFunction => "cudaErrorInvalidDeviceFunction",
-            CudaError::InvalidKernelImage => "cudaErrorInvalidKernelImage",
-            CudaError::InvalidPtx => "cudaErrorInvalidPtx",
-            CudaError::InvalidResourceHandle => "cudaErrorInvalidResourceHandle",
-            CudaError::IllegalAddress => "cudaErrorIllegalAddress",
-            CudaError::LaunchOutOfResources => "cudaErrorLaunchOutOfResources",
-            CudaError::LaunchTimeout => "cudaErrorLaunchTimeout",
-            CudaError::Assert => "cudaErrorAssert",
-            CudaError::IllegalInstruction => "cudaErrorIllegalInstruction",
-            CudaError::MisalignedAddress => "cudaErrorMisalignedAddress",
-            CudaError::LaunchFailure => "cudaErrorLaunchFailure",
-            CudaError::NotSupported => "cudaErrorNotSupported",
-        }
-    }
-
     /// The code of a name, when it is one of [`CudaError::ALL`].
     pub fn from_name(name: &str) -> Option<CudaError> {
-        CudaError::ALL.into_iter().find(|e| e.name() == name)
+        CudaError::ALL.iter().copied().find(|e| e.name() == name)
     }
 
     /// What a launch that faults this way returns. Out-of-bounds and misaligned accesses,
-    /// `assert` and `trap` return what CUDA documents for them (`cudaErrorIllegalAddress`,
+    /// `assert` and `trap` return the codes whose descriptions in `driver_types.h` name them
+    /// (700: "a load or store instruction on an invalid memory address"; 716: "a load or store
+    /// instruction on a memory address which is not aligned"; 710: "an assert triggered in
+    /// device code"; 719: "an exception occurred on the device while executing a kernel") (`cudaErrorIllegalAddress`,
     /// `cudaErrorMisalignedAddress`, `cudaErrorAssert`, `cudaErrorLaunchFailure`); an
     /// exhausted instruction budget (an endless loop) is reported as the watchdog's
     /// `cudaErrorLaunchTimeout`; an instruction gpumemsim cannot run with these operands as
@@ -154,7 +121,7 @@ mod tests {
             return;
         };
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-        for e in CudaError::ALL {
+        for &e in CudaError::ALL {
             let line = text
                 .lines()
                 .find(|l| l.trim_start().starts_with(&format!("{} ", e.name())))

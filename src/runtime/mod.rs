@@ -1124,4 +1124,37 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.cuda_error(), CudaError::InvalidConfiguration, "{e}");
     }
+
+    /// A store through a null pointer faults, located, and the launch returns
+    /// cudaErrorIllegalAddress (700, driver_types.h: "a load or store instruction on an
+    /// invalid memory address").
+    #[test]
+    fn an_out_of_bounds_store_is_an_illegal_address() {
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+                   .visible .entry oob(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n\
+                   \tld.param.u64 %rd1, [p];\n\tst.global.u32 [%rd1], 1;\n\tret;\n}\n";
+        let mut dev = Device::new(&H200);
+        let m = dev.load_ptx(ptx, "oob.ptx").unwrap();
+        let f = dev.function(m, "oob").unwrap();
+        let e = dev
+            .launch_function(
+                f,
+                "oob",
+                one_thread(),
+                &[KernelArg::U64(0)],
+                LaunchOptions::default(),
+                &mut NoObserver,
+                &mut |_, _| {},
+            )
+            .unwrap_err();
+        assert!(matches!(e, RuntimeError::Fault(_)), "{e}");
+        assert_eq!(
+            (e.cuda_error(), e.cuda_error().code()),
+            (CudaError::IllegalAddress, 700)
+        );
+        assert!(
+            e.to_string().contains("oob.ptx") || e.to_string().contains("line"),
+            "{e}"
+        );
+    }
 }
