@@ -37,7 +37,6 @@ for n in $NAMES; do
     GPUMEMSIM_MODULE=cubins/$n.cubin timeout 45 ncu --clock-control none --csv --print-units base \
         --metrics "$METRICS" --log-file "$S/ncu/$n.log" "$W/build/$n" "$W/scratch" "$HERE/progs" > "$S/logs/$n.ncu-app.log" 2>&1 || prof=FAIL
     grep -h '^"' "$S/ncu/$n.log" > "$S/ncu/$n.csv" 2>/dev/null || true
-    rm -f "$S/ncu/$n.log"
     echo "$n ncu=$prof at $(( $(date +%s) - START )) s" >> "$S/summary.txt"
 done
 echo "total $(( $(date +%s) - START )) s" >> "$S/summary.txt"
